@@ -1,0 +1,33 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Each installs what it needs first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install demo test notebooks benchmark clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# torch first, pinned: on these machines 2.13.0 is the local CPU build; anything looser pulls CUDA.
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m stad_utils.pipeline params/quickstart.yaml
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format).
+notebooks: $(STAMP)
+	$(BIN)/jupytext --sync notebooks/*.py
+
+benchmark: $(STAMP)
+	$(BIN)/python benchmarks/judge_report.py
+
+clean:
+	rm -rf $(VENV) results

@@ -1,0 +1,49 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Stage 1 · Tasks
+#
+# STaD starts from ordinary questions with a gold answer. This stage loads them — from the
+# built-in generator (offline, steps known exactly) or from a benchmark — normalises each
+# gold answer so that it can be compared by value later, and keeps a seeded sample of N.
+#
+# Every task gets a stable `task_id` that follows it through every later stage.
+
+# %% tags=["parameters"]
+run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+source: str = "generated"  # "generated", "gsm8k", "math_hard" or "tot_arithmetic"
+data_path: str = ""  # a local JSONL file or folder for a benchmark; "" loads it from the Hugging Face hub
+n_tasks: int = 4  # how many tasks to keep
+seed: int = 0  # seed for generating or sampling tasks
+families: list = ["word", "time"]  # generated tasks: GSM8K-style word problems and ToT-style time arithmetic
+min_steps: int = 2  # generated tasks: fewest steps per task
+max_steps: int = 3  # generated tasks: most steps per task (at most 6)
+max_number: int = 5  # generated word problems: the largest operand
+
+# %%
+from stad_utils import RecordFile, RunPaths, Task
+from stad_utils.tables import task_table
+from stad_utils.tasks import load_tasks
+
+paths = RunPaths(run_dir)
+candidates = load_tasks(source, data_path=data_path or None, n_tasks=n_tasks, seed=seed, families=families,
+                        min_steps=min_steps, max_steps=max_steps, max_number=max_number)
+tasks = RecordFile(paths.tasks, Task).extend(candidates, compute=lambda todo: todo)
+print(f"{len(tasks)} tasks in {paths.tasks}")
+
+# %%
+task_table(tasks)

@@ -1,0 +1,46 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Stage 2 · Decompose
+#
+# A *teacher* splits each question into at most six minimal steps — one concrete action
+# each, with its own intermediate answer — and solves them in order.
+#
+# **Consistency filter.** If the teacher's last step does not reach the gold answer, the
+# decomposition cannot be trusted and the task is dropped. The reason is kept.
+#
+# The `oracle` teacher serves generated tasks, whose steps are known by construction.
+
+# %% tags=["parameters"]
+run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+teacher: str = "oracle"  # who decomposes: "oracle" (generated tasks)
+cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
+
+# %%
+from stad_utils import Decomposition, RecordFile, RunPaths, Task, decompose, open_teacher, read_records
+from stad_utils.tables import decomposition_table
+
+paths = RunPaths(run_dir)
+tasks = read_records(paths.tasks, Task.model_validate)
+with open_teacher(teacher, cache_path=cache_path) as teaching:
+    decompositions = RecordFile(paths.decompositions, Decomposition).extend(
+        tasks, compute=lambda todo: decompose(todo, teaching))
+kept = [d for d in decompositions if d.consistent]
+print(f"{len(kept)} of {len(decompositions)} decompositions pass the consistency filter")
+
+# %%
+decomposition_table(decompositions)

@@ -1,0 +1,57 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: tags,-all
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Stage 6 · Analyse
+#
+# Not a score, but where the model breaks:
+#
+# * the **k distribution** — how many given steps each task needed (−1: none sufficed);
+# * **accuracy without and with scaffolding** — with 95% intervals from resampling tasks;
+# * the **success curve** — how success grows as more steps are given;
+# * per **skill**: accuracy when the step is asked alone, success of the tasks that must
+#   compose it, and how often the skill sits inside the scaffold a task needed
+#   (definitions in `stad_utils.analysis`). A skill solved alone but blocking when
+#   composed is a *composition gap*; one failed even alone is a *skill gap*.
+
+# %% tags=["parameters"]
+run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+n_resamples: int = 1000  # bootstrap resamples for confidence intervals
+
+# %%
+import json
+
+from stad_utils import Outcome, RunPaths, read_records, skill_table, summarize, weakness_profile
+from stad_utils.plots import plot_k_distribution, plot_skills, plot_success_by_level
+
+paths = RunPaths(run_dir)
+results = read_records(paths.outcomes, Outcome.model_validate)
+summary = summarize(results, n_resamples=n_resamples)
+summary["weakness_profile"] = weakness_profile(summary)
+paths.summary.write_text(json.dumps(summary, indent=2, default=float))
+paths.report.write_text(f"# STaD summary: {paths.root.name}\n\n{summary['weakness_profile']}\n\n"
+                        + skill_table(results).to_markdown(index=False, floatfmt=".2f") + "\n")
+print(summary["weakness_profile"])
+
+# %%
+paths.figures.mkdir(exist_ok=True)
+figures = {"k_distribution": plot_k_distribution(results), "success_by_level": plot_success_by_level(results),
+           "skills": plot_skills(results)}
+for name, figure in figures.items():
+    figure.savefig(paths.figures / f"{name}.png", dpi=110)
+
+# %%
+skill_table(results)

@@ -1,0 +1,158 @@
+"""What the outcomes say: k distributions, accuracies with and without scaffolding, skills.
+
+Measures, per model (tasks with an undetermined k are excluded and counted):
+
+* ``accuracy_original``: share of tasks with k = 0 (solved as asked).
+* ``accuracy_scaffolded``: share with k ≥ 0 (solved at some level).
+* ``success_by_level[j]``: share of tasks with more than j steps solved at level j.
+* Per skill *s*, over occurrences of *s* as a step of a task:
+  - ``isolated_accuracy``: share of those steps answered correctly when asked alone;
+  - ``composed_success``: share of the tasks containing *s* solved as asked (k = 0);
+  - ``composition_gap``: ``isolated_accuracy − composed_success`` (large: the skill works
+    alone but the model fails to compose it);
+  - ``blocking_rate``: share of occurrences inside the *needed scaffold*: steps 1…k for
+    k > 0, every step for k = −1 (no scaffold sufficed), none for k = 0.
+
+Confidence intervals resample whole tasks (a task's variants are not independent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .metrics import k_distribution
+from .records import Outcome
+
+Statistic = Callable[[pd.DataFrame], float]
+
+
+def outcome_frame(items: Sequence[Outcome]) -> pd.DataFrame:
+    """One row per (task, model) with k and its category."""
+    frame = pd.DataFrame([o.model_dump() for o in items])
+    if frame.empty:
+        return frame
+    frame["category"] = frame["k"].map(
+        lambda k: "undetermined" if pd.isna(k) else "independent" if k == 0 else "intractable" if k == -1
+        else "learnable")
+    return frame
+
+
+def step_frame(items: Sequence[Outcome]) -> pd.DataFrame:
+    """One row per step occurrence: its skill, isolated success, and whether it was in the needed scaffold."""
+    rows = []
+    for o in items:
+        if o.k is None:
+            continue
+        needed = o.n_steps if o.k == -1 else o.k
+        for i, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1):
+            rows.append({"task_id": o.task_id, "model": o.model, "step": i, "skill": skill,
+                         "isolated_correct": alone, "in_needed_scaffold": i <= needed, "composed": o.k == 0})
+    return pd.DataFrame(rows, columns=["task_id", "model", "step", "skill", "isolated_correct",
+                                       "in_needed_scaffold", "composed"])
+
+
+def skill_table(items: Sequence[Outcome]) -> pd.DataFrame:
+    """Per-skill measures (see the module docstring), one row per skill, worst blockers first."""
+    steps = step_frame(items)
+    if steps.empty:
+        return pd.DataFrame(columns=["skill", "occurrences", "isolated_accuracy", "composed_success",
+                                     "composition_gap", "blocking_rate"])
+    steps["isolated_correct"] = steps["isolated_correct"].astype("float")  # None (error) → NaN, skipped
+    table = steps.groupby("skill").agg(
+        occurrences=("step", "size"),
+        isolated_accuracy=("isolated_correct", "mean"),
+        composed_success=("composed", "mean"),
+        blocking_rate=("in_needed_scaffold", "mean"),
+    )
+    table["composition_gap"] = table["isolated_accuracy"] - table["composed_success"]
+    columns = ["occurrences", "isolated_accuracy", "composed_success", "composition_gap", "blocking_rate"]
+    return table[columns].sort_values("blocking_rate", ascending=False).reset_index()
+
+
+def bootstrap_ci(frame: pd.DataFrame, statistic: Statistic, *, n_resamples: int = 1000, level: float = 0.95,
+                 seed: int = 0) -> tuple[float, float]:
+    """Percentile interval of ``statistic`` over resamples of the rows (tasks) of ``frame``."""
+    if frame.empty:
+        return (float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    values = [statistic(frame.iloc[rng.integers(0, len(frame), len(frame))]) for _ in range(n_resamples)]
+    tail = (1 - level) / 2 * 100
+    low, high = np.nanpercentile(values, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def _accuracy_original(frame: pd.DataFrame) -> float:
+    return float((frame["k"] == 0).mean())
+
+
+def _accuracy_scaffolded(frame: pd.DataFrame) -> float:
+    return float((frame["k"] >= 0).mean())
+
+
+def success_by_level(items: Sequence[Outcome]) -> list[float | None]:
+    """Share of tasks solved at each scaffold level j, over tasks that have level j and an answer there."""
+    deepest = max((o.n_steps for o in items), default=0)
+    rates = []
+    for level in range(deepest):
+        answered = [o.curve[level] for o in items if level < len(o.curve) and o.curve[level] is not None]
+        rates.append(float(np.mean(answered)) if answered else None)
+    return rates
+
+
+def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0) -> dict:
+    """The headline numbers of one model's run, as written to ``summary.json``."""
+    frame = outcome_frame(items)
+    determined = frame[frame["k"].notna()] if not frame.empty else frame
+    skills = skill_table(items)
+
+    def with_ci(statistic: Statistic) -> dict[str, float | list[float]]:
+        if determined.empty:
+            return {"value": None, "ci95": [None, None]}
+        return {"value": statistic(determined),
+                "ci95": list(bootstrap_ci(determined, statistic, n_resamples=n_resamples, seed=seed))}
+
+    counts = k_distribution(items)
+    n = int(len(determined))
+    return {
+        "models": sorted(frame["model"].unique().tolist()) if not frame.empty else [],
+        "n_tasks": int(len(frame)),
+        "n_undetermined": int(len(frame) - n),
+        "n_errors": int(frame["n_errors"].sum()) if not frame.empty else 0,
+        "k_distribution": counts,
+        "k_share": {k: c / n for k, c in counts.items()} if n else {},
+        "categories": frame["category"].value_counts().to_dict() if not frame.empty else {},
+        "accuracy_original": with_ci(_accuracy_original),
+        "accuracy_scaffolded": with_ci(_accuracy_scaffolded),
+        "success_by_level": success_by_level(items),
+        "non_monotonic": int(frame["non_monotonic"].sum()) if not frame.empty else 0,
+        "per_skill": skills.set_index("skill").to_dict(orient="index") if not skills.empty else {},
+    }
+
+
+def weakness_profile(summary: dict) -> str:
+    """A plain-language paragraph from the numbers (template text, no model involved)."""
+    n = summary["n_tasks"] - summary["n_undetermined"]
+    if n == 0:
+        return "No task could be scored."
+    acc0, acc = summary["accuracy_original"]["value"], summary["accuracy_scaffolded"]["value"]
+    parts = [f"Of {n} tasks, the model solves {acc0:.0%} as asked and {acc:.0%} once enough steps are given "
+             f"(k distribution {summary['k_distribution']})."]
+    skills = summary["per_skill"]
+    gaps = sorted(((s, v) for s, v in skills.items() if pd.notna(v["composition_gap"])),
+                  key=lambda item: -item[1]["composition_gap"])
+    if gaps and gaps[0][1]["composition_gap"] > 0:
+        skill, values = gaps[0]
+        parts.append(f"Largest composition gap: it solves '{skill}' alone in {values['isolated_accuracy']:.0%} "
+                     f"of cases but only {values['composed_success']:.0%} of the tasks that need it are solved "
+                     f"as asked.")
+    blockers = sorted(skills.items(), key=lambda item: -item[1]["blocking_rate"])
+    if blockers:
+        skill, values = blockers[0]
+        parts.append(f"Most blocking skill: '{skill}' lies inside the needed scaffold in "
+                     f"{values['blocking_rate']:.0%} of its {values['occurrences']} occurrences.")
+    if summary["n_undetermined"]:
+        parts.append(f"{summary['n_undetermined']} task(s) were excluded because answers could not be obtained.")
+    return " ".join(parts)

@@ -1,0 +1,318 @@
+"""The one way the project talks to language models.
+
+`ModelClient` speaks the OpenAI chat API through the ``openai`` SDK, so the same code
+drives OpenAI, a vLLM server and a llama.cpp server. It adds what a long evaluation run
+needs:
+
+* a persistent response cache (`ResponseCache`, SQLite in WAL mode), written the moment
+  a response arrives, so a re-run or a resumed run makes no repeated calls;
+* a bounded pool of worker threads fed one request at a time (no batch barrier: a slow
+  request never holds the others back), spread over one or more replicas;
+* retries with exponential backoff on connection errors, timeouts, 429 (honouring
+  ``Retry-After``) and 5xx, bounded in count and in time;
+* a result per request that is either a text or an error, never an exception, so an
+  infrastructure failure can never be scored as a wrong answer;
+* token and time accounting per role, and a progress bar.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import openai
+from pydantic import BaseModel, Field
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
+from tqdm.auto import tqdm
+
+Messages = list[dict[str, str]]
+
+
+class EndpointConfig(BaseModel):
+    """Where a role's model is served and how to sample from it (one block of a params file).
+
+    ``kind`` is ``"openai"`` for any OpenAI-compatible server, ``"embedded"`` for the
+    bundled SmolLM2 served by llama.cpp on a free loopback port (see
+    `stad_utils.serving.open_client`), or ``"vllm"`` for vLLM's in-process engine (GPU only).
+    The API key is read from the environment variable named by ``api_key_env``; it is never
+    stored in a params file, a notebook, the cache or the results.
+    """
+
+    kind: Literal["openai", "embedded", "vllm"] = "openai"
+    model: str
+    base_url: str | list[str] | None = None  # one URL or several replicas of the same model
+    base_url_env: str | None = None  # or read the URL(s), comma-separated, from this variable
+    api_key_env: str | None = None
+    concurrency: int = Field(4, ge=1)  # requests in flight per replica
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    seed: int | None = 0
+    timeout_s: float = 300.0
+    max_retries: int = 5  # per request, after the first attempt
+    max_retry_s: float = 600.0  # give up retrying a request after this long
+    extra_body: dict[str, Any] = {}  # engine-specific sampling fields, e.g. llama.cpp's repeat_penalty
+
+    def replica_urls(self) -> list[str]:
+        urls = self.base_url
+        if self.base_url_env:
+            value = os.environ.get(self.base_url_env)
+            if not value:
+                raise RuntimeError(f"environment variable {self.base_url_env} (base URL of {self.model}) is not set")
+            urls = [url.strip() for url in value.split(",") if url.strip()]
+        if not urls:
+            raise ValueError(f"no base_url or base_url_env given for model {self.model}")
+        return [urls] if isinstance(urls, str) else list(urls)
+
+    def api_key(self) -> str:
+        if not self.api_key_env:
+            return "not-needed"  # local servers accept any key
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise RuntimeError(f"environment variable {self.api_key_env} (API key for {self.model}) is not set")
+        return key
+
+    def sampling(self) -> dict[str, Any]:
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    """A model's reply, or why there is none."""
+
+    text: str | None
+    error: str | None = None
+    cached: bool = False
+    latency_s: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class UsageStats:
+    """Calls, cache hits, errors, tokens and seconds of one client (one role)."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    errors: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, result: ChatResult) -> None:
+        with self._lock:
+            if result.cached:
+                self.cache_hits += 1
+                return
+            self.calls += 1
+            self.errors += result.error is not None
+            self.prompt_tokens += result.prompt_tokens
+            self.completion_tokens += result.completion_tokens
+            self.seconds += result.latency_s
+
+    def as_dict(self) -> dict[str, float]:
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+class ResponseCache:
+    """Responses keyed by model, messages and every sampling parameter (SQLite, WAL mode)."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, response TEXT)"
+        )
+        self._db.commit()
+
+    @staticmethod
+    def key(model: str, messages: Messages, params: dict[str, Any]) -> str:
+        blob = json.dumps({"model": model, "messages": messages, "params": params}, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def get(self, key: str) -> dict | None:
+        with self._lock:
+            row = self._db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def put(self, key: str, model: str, request: dict, response: dict) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                (key, model, json.dumps(request), json.dumps(response)),
+            )
+            self._db.commit()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _is_transient(exc: BaseException) -> bool:
+    if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError)):
+        return True
+    return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
+
+
+def _backoff(state: RetryCallState) -> float:
+    """Exponential backoff (0.5 s, 1 s, 2 s … up to 30 s), or the server's ``Retry-After``."""
+    exc = state.outcome.exception() if state.outcome else None
+    response = getattr(exc, "response", None)
+    retry_after = response.headers.get("retry-after") if response is not None else None
+    if retry_after:
+        try:
+            return min(float(retry_after), 60.0)
+        except ValueError:
+            pass
+    return min(0.5 * 2 ** (state.attempt_number - 1), 30.0)
+
+
+def _describe(exc: BaseException) -> str:
+    status = getattr(exc, "status_code", None)
+    return f"{type(exc).__name__}" + (f" (HTTP {status})" if status else "") + f": {str(exc)[:300]}"
+
+
+class ModelClient:
+    """Chat completions for one role (teacher, judge or target) on one model.
+
+    Parameters
+    ----------
+    endpoint : where and how to call the model.
+    cache : a shared `ResponseCache`, or ``None`` to call the model every time.
+    role : a label for progress bars and usage accounting.
+    refresh_cache : call the model even on a cache hit, and overwrite the entry.
+
+    Examples
+    --------
+    >>> client = ModelClient(EndpointConfig(model="m", base_url="http://127.0.0.1:8000/v1"))  # doctest: +SKIP
+    >>> [r.text for r in client.chat(["What is 2 + 3?"])]                                      # doctest: +SKIP
+    ['5']
+    """
+
+    def __init__(
+        self,
+        endpoint: EndpointConfig,
+        cache: ResponseCache | None = None,
+        role: str = "model",
+        refresh_cache: bool = False,
+    ):
+        self.endpoint = endpoint
+        self.cache = cache
+        self.role = role
+        self.refresh_cache = refresh_cache
+        self.usage = UsageStats()
+        urls = endpoint.replica_urls()
+        key = endpoint.api_key()
+        self._replicas = [
+            openai.OpenAI(base_url=url, api_key=key, timeout=endpoint.timeout_s, max_retries=0) for url in urls
+        ]
+        self._in_flight = [0] * len(urls)
+        self._lock = threading.Lock()
+
+    @property
+    def model(self) -> str:
+        return self.endpoint.model
+
+    def chat(
+        self,
+        prompts: Sequence[str | Messages],
+        *,
+        desc: str | None = None,
+        response_format: dict | None = None,
+        **overrides: Any,
+    ) -> list[ChatResult]:
+        """Answer each prompt (a user message, or a full message list); results keep the order.
+
+        ``overrides`` replace sampling parameters of the endpoint (``temperature``,
+        ``max_tokens``, ``seed``) for these calls.
+        """
+        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.extra_body}
+        if response_format is not None:
+            params["response_format"] = response_format
+        conversations = [[{"role": "user", "content": p}] if isinstance(p, str) else list(p) for p in prompts]
+        workers = self.endpoint.concurrency * len(self._replicas)
+        bar = tqdm(total=len(conversations), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(self._one, messages, params, bar) for messages in conversations]
+            results = [future.result() for future in futures]
+        bar.close()
+        return results
+
+    def _one(self, messages: Messages, params: dict[str, Any], bar) -> ChatResult:
+        key = ResponseCache.key(self.model, messages, params)
+        stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
+        if stored is not None:
+            result = ChatResult(**stored, cached=True)
+        else:
+            result = self._call(messages, params)
+            if result.ok and self.cache is not None:
+                self.cache.put(key, self.model, {"messages": messages, "params": params}, _storable(result))
+        self.usage.add(result)
+        bar.update(1)
+        return result
+
+    def _call(self, messages: Messages, params: dict[str, Any]) -> ChatResult:
+        started = time.perf_counter()
+        retrying = Retrying(
+            retry=retry_if_exception(_is_transient),
+            wait=_backoff,
+            stop=stop_after_attempt(self.endpoint.max_retries + 1) | stop_after_delay(self.endpoint.max_retry_s),
+            reraise=True,
+        )
+        try:
+            completion = retrying(self._send, messages, params)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded error, never a crash
+            return ChatResult(None, error=_describe(exc), latency_s=time.perf_counter() - started)
+        choice = completion.choices[0] if completion.choices else None
+        text = choice.message.content if choice is not None else None
+        if text is None:
+            return ChatResult(None, error="empty response", latency_s=time.perf_counter() - started)
+        usage = completion.usage
+        return ChatResult(
+            text,
+            latency_s=time.perf_counter() - started,
+            prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        )
+
+    def _send(self, messages: Messages, params: dict[str, Any]):
+        with self._lock:  # the replica with the fewest requests in flight takes this one
+            replica = min(range(len(self._replicas)), key=self._in_flight.__getitem__)
+            self._in_flight[replica] += 1
+        try:
+            standard = {k: v for k, v in params.items() if k in _OPENAI_PARAMS and v is not None}
+            extra = {k: v for k, v in params.items() if k not in _OPENAI_PARAMS}
+            return self._replicas[replica].chat.completions.create(
+                model=self.model, messages=messages, extra_body=extra or None, **standard
+            )
+        finally:
+            with self._lock:
+                self._in_flight[replica] -= 1
+
+
+_OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "response_format", "presence_penalty",
+                  "frequency_penalty", "logprobs", "top_logprobs"}
+
+
+def _storable(result: ChatResult) -> dict[str, Any]:
+    return {"text": result.text, "latency_s": result.latency_s, "prompt_tokens": result.prompt_tokens,
+            "completion_tokens": result.completion_tokens}

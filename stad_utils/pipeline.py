@@ -1,0 +1,142 @@
+"""Run the stage notebooks in order with papermill, from one YAML parameter file.
+
+    python -m stad_utils.pipeline params/quickstart.yaml                # the whole chain
+    python -m stad_utils.pipeline params/quickstart.yaml --stage 05_evaluate   # one stage again
+    python -m stad_utils.pipeline params/quickstart.yaml --from 04_skills      # from a stage on
+
+A params file names the run and gives each stage's notebook parameters::
+
+    run: quickstart
+    stages:
+      01_tasks: {source: generated, n_tasks: 30}
+      05_evaluate: {target: {kind: embedded, model: smollm2-135m-instruct}}
+
+Every stage reads and writes ``results/<run>/`` (see `RunPaths`); the executed notebooks
+land in ``results/<run>/notebooks/``. Stages resume: what a stage already wrote is kept
+and not recomputed, and model calls are answered from the response cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+from .store import RunPaths
+
+STAGES = ("01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate", "06_analyze")
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def load_params(path: Path | str) -> dict:
+    with open(path, encoding="utf-8") as handle:
+        params = yaml.safe_load(handle) or {}
+    unknown = set(params.get("stages", {})) - set(STAGES)
+    if unknown:
+        raise ValueError(f"{path}: unknown stage(s) {sorted(unknown)}; stages are {list(STAGES)}")
+    if "run" not in params:
+        raise ValueError(f"{path}: missing field 'run' (the name of the results folder)")
+    return params
+
+
+class StageFailed(RuntimeError):
+    pass
+
+
+def kernel_for_this_python(name: str = "stad-python") -> str:
+    """A Jupyter kernel that runs this very interpreter (so notebooks see this environment's packages)."""
+    from ipykernel.kernelspec import install
+
+    if not (Path(sys.prefix) / "share" / "jupyter" / "kernels" / name / "kernel.json").exists():
+        install(kernel_name=name, display_name=f"Python ({name})", prefix=sys.prefix)
+    return name
+
+
+def notebook_parameters(notebook: Path, stage: str, given: dict) -> dict:
+    """The parameters to inject: the ones the notebook declares; an unknown name is an error (a typo)."""
+    import papermill as pm
+
+    declared = pm.inspect_notebook(str(notebook))
+    unknown = set(given) - set(declared) - {"run_dir", "cache_path"}
+    if unknown:
+        raise ValueError(f"stage {stage} has no parameter(s) {sorted(unknown)}; it takes {sorted(declared)}")
+    return {name: value for name, value in given.items() if name in declared}
+
+
+def run_pipeline(
+    params_path: Path | str,
+    *,
+    stages: list[str] | None = None,
+    results_dir: Path | str | None = None,
+    fresh: bool = False,
+    notebooks_dir: Path | str = NOTEBOOKS,
+) -> Path:
+    """Execute the chosen stages (default: all) and return the run folder.
+
+    Raises `StageFailed` naming the stage, the cell and the executed notebook to open.
+    """
+    import papermill as pm
+
+    params = load_params(params_path)
+    results = Path(results_dir or params.get("results_dir", "results")).resolve()
+    run_dir = results / params["run"]
+    if fresh and run_dir.exists():
+        shutil.rmtree(run_dir)
+    paths = RunPaths(run_dir)
+    paths.notebooks.mkdir(parents=True, exist_ok=True)
+    cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
+    shutil.copyfile(params_path, run_dir / "params.yaml")
+    chosen = stages or list(STAGES)
+    timings = json.loads((run_dir / "timings.json").read_text()) if (run_dir / "timings.json").exists() else {}
+    kernel = kernel_for_this_python()
+    for number, stage in enumerate(chosen, start=1):
+        notebook = Path(notebooks_dir) / f"{stage}.ipynb"
+        stage_params = notebook_parameters(notebook, stage, {**params.get("stages", {}).get(stage, {}),
+                                                             "run_dir": str(run_dir), "cache_path": str(cache_path)})
+        output = paths.notebooks / f"{stage}.ipynb"
+        print(f"[{number}/{len(chosen)}] {stage} …", flush=True)
+        started = time.perf_counter()
+        try:
+            pm.execute_notebook(notebook, output, parameters=stage_params, cwd=str(notebooks_dir),
+                                progress_bar=False, kernel_name=kernel)
+        except pm.PapermillExecutionError as exc:
+            raise StageFailed(
+                f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {exc.evalue}).\n"
+                f"Open {output} to see the cell and its traceback."
+            ) from None
+        timings[stage] = round(time.perf_counter() - started, 1)
+        print(f"      done in {timings[stage]} s", flush=True)
+    (run_dir / "timings.json").write_text(json.dumps(timings, indent=2))
+    return run_dir
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m stad_utils.pipeline", description=__doc__.split("\n")[0])
+    parser.add_argument("params", help="a YAML parameter file, e.g. params/quickstart.yaml")
+    parser.add_argument("--stage", action="append", choices=STAGES, help="run only this stage (repeatable)")
+    parser.add_argument("--from", dest="start", choices=STAGES, help="run this stage and the ones after it")
+    parser.add_argument("--results-dir", help="where run folders go (default: the params' results_dir or results/)")
+    parser.add_argument("--fresh", action="store_true", help="delete the run folder first (the cache is kept)")
+    args = parser.parse_args(argv)
+    stages = args.stage or (list(STAGES[STAGES.index(args.start):]) if args.start else None)
+    started = time.perf_counter()
+    try:
+        run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh)
+    except (StageFailed, ValueError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"finished in {time.perf_counter() - started:.0f} s; results in {run_dir}")
+    summary = RunPaths(run_dir).summary
+    if summary.exists():
+        report = RunPaths(run_dir).report
+        print(report.read_text() if report.exists() else summary.read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

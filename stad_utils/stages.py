@@ -1,0 +1,164 @@
+"""One function per arrow of the method; the notebooks call these and nothing else of substance.
+
+    tasks ─decompose─► decompositions ─build_ladders─► ladders ─evaluate─► verdicts ─► outcomes
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from .judge import LLMJudgeFn, judge_answers
+from .metrics import latest_verdicts
+from .records import Decomposition, Ladder, LevelCheck, Task, Verdict
+from .store import RecordFile
+from .teachers import Teacher
+
+MAX_STEPS = 6
+LadderPolicy = Literal["full", "on_failure"]
+
+
+def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | None = None) -> list[Decomposition]:
+    """The teacher's steps for each task, with the paper's consistency filter.
+
+    A decomposition is kept (``consistent=True``) when it has 1…6 steps and its last
+    step's answer equals the gold answer; otherwise ``drop_reason`` says why.
+    """
+    proposals = teacher.decompose(tasks)
+    checks = judge_answers(
+        [(steps[-1].answer if isinstance(steps, list) and steps else None, task.answer, task.answer_format)
+         for task, steps in zip(tasks, proposals)],
+        llm_judge,
+    )
+    result = []
+    for task, steps, check in zip(tasks, proposals, checks):
+        if isinstance(steps, str):
+            result.append(Decomposition(task=task, teacher=teacher.name, steps=[], consistent=False,
+                                        drop_reason=steps))
+            continue
+        reason = None
+        if not steps:
+            reason = "no steps"
+        elif len(steps) > MAX_STEPS:
+            reason = f"{len(steps)} steps (at most {MAX_STEPS})"
+        elif not check.correct:
+            reason = f"last step answer {steps[-1].answer!r} does not match the gold answer {task.answer!r}"
+        result.append(Decomposition(task=task, teacher=teacher.name, steps=steps, consistent=reason is None,
+                                    drop_reason=reason))
+    return result
+
+
+def build_ladders(
+    decompositions: Sequence[Decomposition], teacher: Teacher, llm_judge: LLMJudgeFn | None = None
+) -> list[Ladder]:
+    """Scaffold and isolated variants for each consistent decomposition, then verification.
+
+    A ladder is ``verified`` when the teacher's answer to every scaffold level matches
+    the gold final answer (the paper's verification filter); the checks are kept.
+    """
+    kept = [d for d in decompositions if d.consistent]
+    variants = teacher.write_variants([(d.task, d.steps) for d in kept])
+    ladders = []
+    for decomposition, written in zip(kept, variants):
+        if isinstance(written, str):
+            ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
+                                  scaffolds=[], isolated=[], verified=False, drop_reason=written))
+            continue
+        scaffolds, isolated = written
+        expected = (len(decomposition.steps) - 1, len(decomposition.steps))
+        reason = None
+        if (len(scaffolds), len(isolated)) != expected:
+            reason = f"expected {expected[0]} scaffolds and {expected[1]} isolated questions, " \
+                     f"got {len(scaffolds)} and {len(isolated)}"
+        ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
+                              scaffolds=scaffolds, isolated=isolated, verified=reason is None, drop_reason=reason))
+    _verify(ladders, teacher, llm_judge)
+    return ladders
+
+
+def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | None) -> None:
+    todo = [(ladder, level, text) for ladder in ladders if ladder.verified
+            for level, text in enumerate(ladder.scaffolds, start=1)]
+    answers = teacher.solve([(ladder.task, text) for ladder, _, text in todo])
+    checks = judge_answers(
+        [(answer, ladder.task.answer, ladder.task.answer_format) for (ladder, _, _), answer in zip(todo, answers)],
+        llm_judge,
+    )
+    for (ladder, level, _), answer, check in zip(todo, answers, checks):
+        ladder.verification.append(LevelCheck(level=level, answer=answer, correct=bool(check.correct),
+                                              decided_by=check.decided_by, justification=check.explanation))
+    for ladder in ladders:
+        failed = [check.level for check in ladder.verification if not check.correct]
+        if ladder.verified and failed:
+            ladder.verified = False
+            ladder.drop_reason = f"teacher failed scaffold level(s) {failed}"
+
+
+def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True
+                     ) -> list[tuple[str, int, str, str]]:
+    """The ``(variant, level, prompt, reference)`` questions to put to the target for one ladder.
+
+    Scaffold levels are judged against the gold final answer, isolated steps against the
+    teacher's answer for that step.
+    """
+    items = [("original", 0, ladder.task.question, ladder.task.answer)] if original else []
+    if variants:
+        items += [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, start=1)]
+        items += [("isolated", i, text, step.answer)
+                  for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
+    return items
+
+
+def evaluate(
+    ladders: Sequence[Ladder],
+    target,
+    store: RecordFile[Verdict] | Path | str,
+    *,
+    llm_judge: LLMJudgeFn | None = None,
+    policy: LadderPolicy = "full",
+) -> list[Verdict]:
+    """Ask the target every question of every verified ladder, judge each answer, append verdicts.
+
+    ``policy="full"`` asks the original, every scaffold level and every isolated step;
+    ``policy="on_failure"`` (the authors' scripts) asks the variants only of tasks whose
+    original was failed, which saves calls but leaves curves of solved tasks unknown.
+
+    Resumable: questions that already have a verdict without error in ``store`` are not
+    asked again; errored ones are re-asked, and the new verdict supersedes the old.
+    Returns the current verdict of every question of this model.
+    """
+    if not isinstance(store, RecordFile):
+        store = RecordFile(store, Verdict, key=lambda v: f"{v.task_id}|{v.model}|{v.variant}|{v.level}")
+    ladders = [ladder for ladder in ladders if ladder.verified]
+    done = {key for key, verdict in latest_verdicts(store.read()).items() if verdict.error is None}
+
+    def ask(items: list[tuple[Ladder, tuple[str, int, str, str]]], desc: str) -> None:
+        items = [(ladder, item) for ladder, item in items if (ladder.task_id, target.model, item[0], item[1]) not in done]
+        if not items:
+            return
+        replies = target.chat([prompt for _, (_, _, prompt, _) in items], desc=desc)
+        judgements = judge_answers(
+            [(reply.text, reference, ladder.task.answer_format if variant != "isolated" else None)
+             for (ladder, (variant, _, _, reference)), reply in zip(items, replies)],
+            llm_judge,
+        )
+        store.append(
+            Verdict(task_id=ladder.task_id, model=target.model, variant=variant, level=level, prompt=prompt,
+                    reference=reference, response=reply.text, error=reply.error, extracted=judgement.extracted,
+                    correct=judgement.correct, decided_by=judgement.decided_by, latency_s=reply.latency_s,
+                    cached=reply.cached)
+            for (ladder, (variant, level, prompt, reference)), reply, judgement in zip(items, replies, judgements)
+        )
+
+    if policy == "full":
+        ask([(ladder, item) for ladder in ladders for item in evaluation_items(ladder)], f"target {target.model}")
+    else:  # the authors' policy: variants only for tasks whose original was failed
+        ask([(ladder, item) for ladder in ladders for item in evaluation_items(ladder, variants=False)],
+            f"target {target.model}, originals")
+        current = latest_verdicts(store.read())
+        failed = [ladder for ladder in ladders
+                  if getattr(current.get((ladder.task_id, target.model, "original", 0)), "correct", None) is False]
+        ask([(ladder, item) for ladder in failed for item in evaluation_items(ladder, original=False)],
+            f"target {target.model}, variants")
+    return [v for v in latest_verdicts(store.read()).values() if v.model == target.model]

@@ -1,0 +1,170 @@
+"""Append-only JSONL files of typed records: the one writer of records in the project.
+
+A stage appends each record the moment it is computed and flushes it, so a crash loses
+at most the line being written; on reopening, a torn last line is cut off and the stage
+resumes with the ids it does not have yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+R = TypeVar("R", bound=BaseModel)
+T = TypeVar("T")
+
+
+class RecordError(ValueError):
+    """A line of an input file that is not a valid record; names the file, line and field."""
+
+    def __init__(self, path: Path | str, line: int, field: str | None, problem: str):
+        self.path, self.line, self.field, self.problem = Path(path), line, field, problem
+        where = f"{path}, line {line}" + (f", field '{field}'" if field else "")
+        super().__init__(f"{where}: {problem}")
+
+
+def parse_jsonl_line(path: Path | str, number: int, raw: bytes) -> dict | None:
+    """Decode one line of a JSONL file; ``None`` for a blank line, `RecordError` for a bad one."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(path, number, None, f"not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    if not text.strip():
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(path, number, None, f"malformed JSON ({exc.msg}, column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise RecordError(path, number, None, f"expected a JSON object, got {type(obj).__name__}")
+    return obj
+
+
+def iter_jsonl(path: Path | str) -> Iterator[tuple[int, dict]]:
+    """Yield ``(line_number, object)`` for each non-blank line, raising `RecordError` on a bad one."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            obj = parse_jsonl_line(path, number, raw)
+            if obj is not None:
+                yield number, obj
+
+
+def read_records(
+    path: Path | str,
+    parse: Callable[[dict], R],
+    *,
+    skip_invalid: bool = False,
+    problems: list[RecordError] | None = None,
+) -> list[R]:
+    """Read a JSONL file into records with ``parse`` (a model's ``model_validate`` or a converter).
+
+    ``parse`` may raise `pydantic.ValidationError`, `KeyError` (a missing field) or
+    `RecordError`. With ``skip_invalid`` bad lines are collected in ``problems`` instead of
+    raising, so one broken line never costs the valid ones.
+    """
+    records: list[R] = []
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                obj = parse_jsonl_line(path, number, raw)
+                if obj is not None:
+                    records.append(_parse_record(path, number, obj, parse))
+            except RecordError as error:
+                if not skip_invalid:
+                    raise
+                if problems is not None:
+                    problems.append(error)
+    return records
+
+
+def _parse_record(path: Path | str, number: int, obj: dict, parse: Callable[[dict], R]) -> R:
+    try:
+        return parse(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        raise RecordError(path, number, field, first["msg"]) from None
+    except KeyError as exc:
+        raise RecordError(path, number, str(exc.args[0]), "missing") from None
+    except RecordError as exc:
+        raise RecordError(path, number, exc.field, exc.problem) from None
+
+
+class RecordFile(Generic[R]):
+    """An append-only JSONL file of one record type, keyed for resuming.
+
+    Examples
+    --------
+    >>> store = RecordFile(tmp / "tasks.jsonl", Task)            # doctest: +SKIP
+    >>> todo = [t for t in tasks if t.task_id not in store.keys()]  # doctest: +SKIP
+    >>> store.append(todo)                                       # doctest: +SKIP
+    """
+
+    def __init__(self, path: Path | str, model: type[R], key: Callable[[R], str] = lambda r: r.task_id):
+        self.path = Path(path)
+        self.model = model
+        self.key = key
+        self._repair_torn_tail()
+
+    def _repair_torn_tail(self) -> None:
+        """Cut a last line that a killed process left without its newline."""
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        with open(self.path, "rb+") as handle:
+            data = handle.read()
+            if data.endswith(b"\n"):
+                return
+            handle.truncate(data.rfind(b"\n") + 1)
+
+    def read(self) -> list[R]:
+        return read_records(self.path, self.model.model_validate) if self.path.exists() else []
+
+    def keys(self) -> set[str]:
+        return {self.key(record) for record in self.read()}
+
+    def extend(self, inputs: Sequence[T], compute: Callable[[list[T]], Iterable[R]],
+               key: Callable[[T], str] = lambda item: item.task_id) -> list[R]:
+        """Compute records for the inputs that have none yet, append them, return every record.
+
+        This is how a stage resumes: re-running it computes only what is missing.
+        """
+        have = self.keys()
+        todo = [item for item in inputs if key(item) not in have]
+        if todo:
+            self.append(compute(todo))
+        return self.read()
+
+    def append(self, records: Iterable[R]) -> int:
+        """Append records, one flushed and synced line each; returns how many were written."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        written = 0
+        with open(self.path, "a", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(record.model_dump_json() + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+                written += 1
+        return written
+
+
+class RunPaths:
+    """Where each stage of a run writes: one record file per stage, plus figures and notebooks."""
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+        self.tasks = self.root / "tasks.jsonl"  # 01_tasks: Task
+        self.decompositions = self.root / "decompositions.jsonl"  # 02_decompose: Decomposition
+        self.ladders = self.root / "ladders.jsonl"  # 03_scaffold: Ladder
+        self.skills = self.root / "skills.jsonl"  # 04_skills: StepSkill
+        self.skill_map = self.root / "skill_map.csv"  # 04_skills: the editable step → skill table
+        self.verdicts = self.root / "verdicts.jsonl"  # 05_evaluate: Verdict
+        self.outcomes = self.root / "outcomes.jsonl"  # 05_evaluate: Outcome (derived from verdicts)
+        self.summary = self.root / "summary.json"  # 06_analyze
+        self.report = self.root / "report.md"  # 06_analyze: the written summary
+        self.figures = self.root / "figures"
+        self.notebooks = self.root / "notebooks"
