@@ -257,26 +257,33 @@ def _compare_record(response: str, reference: str) -> Judgement | None:
 
 
 def compare_deterministic(response: str, reference: str, answer_format: AnswerFormat) -> Judgement | None:
-    """Stage 1. A verdict if the reference's kind of value can be read from the response, else ``None``."""
+    """Stage 1. A verdict if the reference's kind of value can be read from the response, else ``None``.
+
+    Inside an announced answer ("Answer: 18. I checked 3 ways") the first value counts;
+    in unannounced free text, the last one.
+    """
     span = extract_answer(response)
+    announced = span != response
+
+    def pick(in_span: list, in_response: list):
+        return (in_span[0] if announced else in_span[-1]) if in_span else (in_response[-1] if in_response else None)
+
     if answer_format == "clock":
-        gold = clocks_in(reference)
-        found = clocks_in(span) or clocks_in(response)
-        if not gold or not found:
+        gold, found = clocks_in(reference), pick(clocks_in(span), clocks_in(response))
+        if not gold or found is None:
             return None
-        (gold_minutes, _), (minutes, has_half) = gold[0], found[-1]
+        (gold_minutes, _), (minutes, has_half) = gold[0], found
         equal = minutes == gold_minutes or (not has_half and minutes % 720 == gold_minutes % 720)
         return Judgement(equal, _clock_text(minutes), "deterministic")
     if answer_format == "date":
         gold_years = years_in(reference)
         if gold_years:
-            found_years = years_in(span) or years_in(response)
-            return Judgement(found_years[-1] == gold_years[0], str(found_years[-1]), "deterministic") \
-                if found_years else None
-        gold_dates, found_dates = calendar_dates_in(reference), calendar_dates_in(span) or calendar_dates_in(response)
-        if not gold_dates or not found_dates:
+            year = pick(years_in(span), years_in(response))
+            return None if year is None else Judgement(year == gold_years[0], str(year), "deterministic")
+        gold_dates, found_date = calendar_dates_in(reference), pick(calendar_dates_in(span), calendar_dates_in(response))
+        if not gold_dates or found_date is None:
             return None
-        return Judgement(found_dates[-1] == gold_dates[0], found_dates[-1].isoformat(), "deterministic")
+        return Judgement(found_date == gold_dates[0], found_date.isoformat(), "deterministic")
     if answer_format == "duration":
         gold_minutes, found_minutes = duration_minutes(reference), duration_minutes(span)
         if gold_minutes is None or found_minutes is None:
@@ -291,11 +298,10 @@ def compare_deterministic(response: str, reference: str, answer_format: AnswerFo
     if answer_format == "record":
         return _compare_record(response, reference)
     if answer_format == "number":
-        gold = parse_number(reference)
-        found = numbers_in(span) or numbers_in(response)
-        if gold is None or not found:
+        gold, found = parse_number(reference), pick(numbers_in(span), numbers_in(response))
+        if gold is None or found is None:
             return None
-        return Judgement(_close(found[-1], gold), f"{found[-1]:g}", "deterministic")
+        return Judgement(_close(found, gold), f"{found:g}", "deterministic")
     if answer_format == "text" and normalise_text(span) == normalise_text(reference):
         return Judgement(True, span, "deterministic")
     return None

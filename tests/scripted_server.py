@@ -1,0 +1,69 @@
+"""A scripted OpenAI-compatible chat server on loopback, for tests.
+
+``reply(messages) -> str`` decides each answer; ``faults`` is a list of HTTP statuses
+(or ``"drop"`` to close the connection) served, in order, before normal replies resume.
+Every request is recorded in ``requests``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class ScriptedServer:
+    def __init__(self, reply: Callable[[list[dict]], str], faults: list[int | str] | None = None,
+                 retry_after: str | None = None):
+        self.reply, self.faults, self.retry_after = reply, list(faults or []), retry_after
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with server._lock:
+                    server.requests.append({"body": body, "headers": {k.lower(): v for k, v in self.headers.items()}})
+                    fault = server.faults.pop(0) if server.faults else None
+                if fault == "drop":
+                    self.close_connection = True
+                    self.connection.close()
+                    return
+                if fault is not None:
+                    self.send_response(fault)
+                    if server.retry_after:
+                        self.send_header("Retry-After", server.retry_after)
+                    self.send_header("Content-Type", "application/json")
+                    self.end_headers()
+                    self.wfile.write(json.dumps({"error": {"message": f"scripted {fault}"}}).encode())
+                    return
+                text = server.reply(body["messages"])
+                payload = {
+                    "id": "scripted", "object": "chat.completion", "created": 0, "model": body["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+                }
+                data = json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> ScriptedServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()

@@ -1,0 +1,58 @@
+import pytest
+
+from stad_utils import RecordError, RecordFile, Task, read_records
+from stad_utils.store import RunPaths
+
+GOOD = '{"task_id": "t1", "source": "s", "question": "Q?", "answer": "1"}\n'
+
+
+def test_bad_lines_are_named_by_file_line_and_field(tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    path.write_text(GOOD + "{not json\n")
+    with pytest.raises(RecordError, match=r"tasks.jsonl, line 2: malformed JSON"):
+        read_records(path, Task.model_validate)
+    path.write_text(GOOD + '{"task_id": "t2", "source": "s", "answer": "1"}\n')
+    with pytest.raises(RecordError, match=r"line 2, field 'question'"):
+        read_records(path, Task.model_validate)
+    path.write_text(GOOD + '{"task_id": "t2", "source": "s", "question": "", "answer": "1"}\n')
+    with pytest.raises(RecordError, match=r"line 2, field 'question'"):
+        read_records(path, Task.model_validate)
+    path.write_bytes(GOOD.encode() + b'{"task_id": "\xff"}\n')
+    with pytest.raises(RecordError, match=r"line 2: not valid UTF-8"):
+        read_records(path, Task.model_validate)
+    path.write_text("[1, 2]\n")
+    with pytest.raises(RecordError, match=r"line 1: expected a JSON object"):
+        read_records(path, Task.model_validate)
+
+
+def test_skip_invalid_keeps_the_valid_lines_and_reports_the_rest(tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    path.write_text(GOOD + "{broken\n\n" + GOOD.replace("t1", "t3") + '{"task_id": "t4"}\n')
+    problems = []
+    tasks = read_records(path, Task.model_validate, skip_invalid=True, problems=problems)
+    assert [t.task_id for t in tasks] == ["t1", "t3"]
+    assert [(p.line, p.field) for p in problems] == [(2, None), (5, "source")]
+
+
+def test_a_torn_last_line_is_cut_and_extend_resumes(tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    path.write_text(GOOD + '{"task_id": "t2", "sou')  # a process killed mid-write
+    store = RecordFile(path, Task)
+    assert [t.task_id for t in store.read()] == ["t1"]
+    computed = []
+
+    def compute(todo):
+        computed.extend(t.task_id for t in todo)
+        return todo
+
+    tasks = [Task(task_id=f"t{i}", source="s", question="Q?", answer="1") for i in (1, 2, 3)]
+    assert [t.task_id for t in store.extend(tasks, compute)] == ["t1", "t2", "t3"]
+    assert computed == ["t2", "t3"]
+    store.extend(tasks, compute)
+    assert computed == ["t2", "t3"]  # nothing recomputed
+
+
+def test_run_paths_name_one_file_per_stage(tmp_path):
+    paths = RunPaths(tmp_path)
+    files = [paths.tasks, paths.decompositions, paths.ladders, paths.skills, paths.verdicts, paths.outcomes]
+    assert len(set(files)) == 6 and all(f.parent == tmp_path for f in files)
