@@ -63,4 +63,6 @@ skill_map_table(skills).groupby(["cluster", "skill"]).agg(steps=("step", "size")
 # How stable are the clusters? Agreement with the fitted clusters at neighbouring thresholds:
 
 # %%
+# NBVAL_IGNORE_OUTPUT
+# (floating-point agreement scores)
 threshold_stability(mapper, [distance_threshold * f for f in (0.6, 0.8, 1.0, 1.2, 1.4)]) if len(skills) > 1 else None

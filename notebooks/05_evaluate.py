@@ -35,6 +35,8 @@ policy: str = "full"  # "full": every level; "on_failure": variants only for fai
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's answers may differ on another CPU)
 import json
 
 from stad_utils import (Ladder, RunPaths, StepSkill, evaluate, k_distribution, open_client, open_judge, outcomes,
@@ -54,9 +56,13 @@ print(f"{len(verdicts)} verdicts, {sum(v.error is not None for v in verdicts)} e
       f"model calls this run: {usage['calls']}, from cache: {usage['cache_hits']}")
 
 # %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's answers may differ on another CPU)
 k_distribution(results)
 
 # %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's answers may differ on another CPU)
 import pandas as pd
 
 pd.DataFrame([{"task": o.task_id, "K": o.n_steps, "curve": o.curve, "isolated": o.isolated, "k": o.k}

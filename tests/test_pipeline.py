@@ -1,0 +1,66 @@
+"""The whole chain with papermill and the real local model (SmolLM2-135M via llama.cpp)."""
+
+import json
+
+import pytest
+import yaml
+
+from stad_utils import Ladder, Outcome, Task, Verdict, read_records
+from stad_utils.pipeline import StageFailed, main, run_pipeline
+from stad_utils.store import RunPaths
+
+
+def write_params(tmp_path, **stage_overrides):
+    params = {
+        "run": "it", "results_dir": str(tmp_path / "results"), "cache": str(tmp_path / "cache.sqlite"),
+        "stages": {"01_tasks": {"n_tasks": 4, "seed": 3, "min_steps": 2, "max_steps": 3},
+                   "04_skills": {"distance_threshold": 0.3}, "06_analyze": {"n_resamples": 100},
+                   **stage_overrides},
+    }
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(params))
+    return path
+
+
+@pytest.mark.slow
+def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
+    params = write_params(tmp_path)
+    run_dir = run_pipeline(params)
+    paths = RunPaths(run_dir)
+    tasks = read_records(paths.tasks, Task.model_validate)
+    ladders = read_records(paths.ladders, Ladder.model_validate)
+    verdicts = read_records(paths.verdicts, Verdict.model_validate)
+    results = read_records(paths.outcomes, Outcome.model_validate)
+    assert len(tasks) == 4 and len(ladders) == 4 and all(ladder.verified for ladder in ladders)
+    questions = sum(2 * ladder.n_steps for ladder in ladders)  # original + K−1 scaffolds + K isolated
+    assert len(verdicts) == questions and all(v.error is None and v.response for v in verdicts)
+    assert len(results) == 4 and all(len(o.curve) == o.n_steps for o in results)
+    summary = json.loads(paths.summary.read_text())
+    assert sum(summary["k_distribution"].values()) == 4 - summary["n_undetermined"]
+    assert 0 <= summary["accuracy_original"]["value"] <= summary["accuracy_scaffolded"]["value"] <= 1
+    assert set(summary["per_skill"]) == {s for o in results for s in o.skills}
+    for figure in ("k_distribution", "success_by_level", "skills"):
+        assert (paths.figures / f"{figure}.png").stat().st_size > 10_000
+    assert len(list(paths.notebooks.glob("*.ipynb"))) == 6
+    usage = json.loads((run_dir / "usage_target.json").read_text())
+    assert usage["calls"] + usage["cache_hits"] == questions and usage["errors"] == 0
+
+    # one stage again: answered from the cache and the verdict file, no duplicate records
+    run_pipeline(params, stages=["05_evaluate"])
+    usage = json.loads((run_dir / "usage_target.json").read_text())
+    assert usage["calls"] == 0
+    assert len(read_records(paths.verdicts, Verdict.model_validate)) == questions
+
+
+def test_a_typo_in_the_params_names_the_stage_and_parameter(tmp_path):
+    params = write_params(tmp_path, **{"02_decompose": {"teachr": "oracle"}})
+    with pytest.raises(ValueError, match=r"stage 02_decompose has no parameter\(s\) \['teachr'\]"):
+        run_pipeline(params, stages=["02_decompose"])
+
+
+def test_a_failing_stage_names_its_cell_and_notebook(tmp_path, capsys):
+    params = write_params(tmp_path, **{"02_decompose": {"teacher": "no-such-teacher"}})
+    with pytest.raises(StageFailed, match=r"stage 02_decompose failed in cell \d+ \(ValueError: unknown teacher"):
+        run_pipeline(params, stages=["01_tasks", "02_decompose"])
+    assert main([str(params), "--from", "02_decompose"]) == 1
+    assert "02_decompose.ipynb" in capsys.readouterr().err
