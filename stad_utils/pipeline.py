@@ -49,11 +49,18 @@ class StageFailed(RuntimeError):
 
 
 def kernel_for_this_python(name: str = "stad-python") -> str:
-    """A Jupyter kernel that runs this very interpreter (so notebooks see this environment's packages)."""
-    from ipykernel.kernelspec import install
+    """A Jupyter kernel that runs this very interpreter, so notebooks see this environment's packages.
+
+    Its log level is ERROR: a local batch run needs no warning about unencrypted loopback sockets.
+    """
+    from ipykernel.kernelspec import write_kernel_spec
+    from jupyter_client.kernelspec import KernelSpecManager
 
     if not (Path(sys.prefix) / "share" / "jupyter" / "kernels" / name / "kernel.json").exists():
-        install(kernel_name=name, display_name=f"Python ({name})", prefix=sys.prefix)
+        spec_dir = write_kernel_spec(overrides={"display_name": f"Python ({name})"},
+                                     extra_arguments=["--log-level=ERROR"])
+        KernelSpecManager().install_kernel_spec(spec_dir, name, prefix=sys.prefix)
+        shutil.rmtree(spec_dir, ignore_errors=True)
     return name
 
 
