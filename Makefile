@@ -22,9 +22,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format).
+# Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format) and re-execute them
+# on their default parameters, so that the outputs nbval compares are current.
 notebooks: $(STAMP)
 	$(BIN)/jupytext --sync notebooks/*.py
+	rm -rf results/notebook-defaults
+	cd notebooks && for nb in 0*.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb || exit 1; done
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/judge_report.py

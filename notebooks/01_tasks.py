@@ -25,14 +25,15 @@
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-source: str = "generated"  # "generated", "gsm8k", "math_hard" or "tot_arithmetic"
+source: str = "generated"  # "generated", "gsm8k", "math_hard", "tot_arithmetic" or "stad_release" (already scaffolded)
 data_path: str = ""  # a local JSONL file or folder for a benchmark; "" loads it from the Hugging Face hub
-n_tasks: int = 4  # how many tasks to keep
+n_tasks: int = 4  # how many tasks to keep (benchmarks: 0 keeps all)
 seed: int = 0  # seed for generating or sampling tasks
 families: list = ["word", "time"]  # generated tasks: GSM8K-style word problems and ToT-style time arithmetic
 min_steps: int = 2  # generated tasks: fewest steps per task
 max_steps: int = 3  # generated tasks: most steps per task (at most 6)
 max_number: int = 5  # generated word problems: the largest operand
+keep_format_instruction: bool = False  # ToT: keep the trailing "Format your answer as a JSON…" instruction
 
 # %%
 from stad_utils import RecordFile, RunPaths, Task
@@ -41,7 +42,8 @@ from stad_utils.tasks import load_tasks
 
 paths = RunPaths(run_dir)
 candidates = load_tasks(source, data_path=data_path or None, n_tasks=n_tasks, seed=seed, families=families,
-                        min_steps=min_steps, max_steps=max_steps, max_number=max_number)
+                        min_steps=min_steps, max_steps=max_steps, max_number=max_number,
+                        keep_format_instruction=keep_format_instruction)
 tasks = RecordFile(paths.tasks, Task).extend(candidates, compute=lambda todo: todo)
 print(f"{len(tasks)} tasks in {paths.tasks}")
 

@@ -26,19 +26,23 @@
 # The `oracle` teacher serves generated tasks, whose steps are known by construction.
 
 # %% tags=["parameters"]
+from typing import Union
+
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-teacher: str = "oracle"  # who decomposes: "oracle" (generated tasks)
+teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}}
+judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: deterministic and math-verify only
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import Decomposition, RecordFile, RunPaths, Task, decompose, open_teacher, read_records
+from stad_utils import Decomposition, RecordFile, RunPaths, Task, decompose, open_judge, open_teacher, read_records
 from stad_utils.tables import decomposition_table
 
 paths = RunPaths(run_dir)
 tasks = read_records(paths.tasks, Task.model_validate)
-with open_teacher(teacher, cache_path=cache_path) as teaching:
+with open_teacher(teacher, cache_path=cache_path) as teaching, \
+        open_judge(judge, cache_path=cache_path) as llm_judge:
     decompositions = RecordFile(paths.decompositions, Decomposition).extend(
-        tasks, compute=lambda todo: decompose(todo, teaching))
+        tasks, compute=lambda todo: decompose(todo, teaching, llm_judge))
 kept = [d for d in decompositions if d.consistent]
 print(f"{len(kept)} of {len(decompositions)} decompositions pass the consistency filter")
 

@@ -28,20 +28,24 @@
 # level it fails is dropped, because that level may be broken rather than hard.
 
 # %% tags=["parameters"]
+from typing import Union
+
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-teacher: str = "oracle"  # who writes and verifies the variants: "oracle" (generated tasks)
+teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}}
+judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: deterministic and math-verify only
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import Decomposition, Ladder, RecordFile, RunPaths, build_ladders, open_teacher, read_records
+from stad_utils import Decomposition, Ladder, RecordFile, RunPaths, build_ladders, open_judge, open_teacher, read_records
 from stad_utils.tables import ladder_table
 
 paths = RunPaths(run_dir)
 decompositions = read_records(paths.decompositions, Decomposition.model_validate)
 consistent = [d for d in decompositions if d.consistent]
-with open_teacher(teacher, cache_path=cache_path) as teaching:
+with open_teacher(teacher, cache_path=cache_path) as teaching, \
+        open_judge(judge, cache_path=cache_path) as llm_judge:
     ladders = RecordFile(paths.ladders, Ladder).extend(
-        consistent, compute=lambda todo: build_ladders(todo, teaching), key=lambda d: d.task.task_id)
+        consistent, compute=lambda todo: build_ladders(todo, teaching, llm_judge), key=lambda d: d.task.task_id)
 verified = [ladder for ladder in ladders if ladder.verified]
 print(f"{len(verified)} of {len(ladders)} ladders pass verification")
 

@@ -29,7 +29,7 @@
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-target: dict = {"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 160, "concurrency": 1}  # the model under diagnosis (see EndpointConfig)
+targets: list = [{"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 160, "concurrency": 1}]  # the model settings under diagnosis (EndpointConfig blocks)
 judge: dict = {}  # an endpoint for the LLM judge stage; empty: deterministic and math-verify stages only
 policy: str = "full"  # "full": every level; "on_failure": variants only for failed originals (the authors' scripts)
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
@@ -39,31 +39,33 @@ cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 # (the model's answers may differ on another CPU)
 import json
 
-from stad_utils import (Ladder, RunPaths, StepSkill, evaluate, k_distribution, open_client, open_judge, outcomes,
-                        read_records)
+from stad_utils import (Ladder, RunPaths, StepSkill, Verdict, evaluate, k_distribution, open_client, open_judge,
+                        outcomes, read_records)
 
 paths = RunPaths(run_dir)
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
 skills = read_records(paths.skills, StepSkill.model_validate)
-with open_client(target, cache_path=cache_path, role="target") as model, \
-        open_judge(judge, cache_path=cache_path) as llm_judge:
-    verdicts = evaluate(ladders, model, paths.verdicts, llm_judge=llm_judge, policy=policy)
-    usage = model.usage.as_dict()
-results = outcomes(ladders, verdicts, skills)
+usage = {}
+with open_judge(judge, cache_path=cache_path) as llm_judge:
+    for target in targets:
+        with open_client(target, cache_path=cache_path, role="target") as model:
+            verdicts = evaluate(ladders, model, paths.verdicts, llm_judge=llm_judge, policy=policy)
+            usage[model.model] = model.usage.as_dict()
+        print(f"{model.model}: {len(verdicts)} verdicts, {sum(v.error is not None for v in verdicts)} errors; "
+              f"model calls this run: {usage[model.model]['calls']}, from cache: {usage[model.model]['cache_hits']}")
+results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)
 paths.outcomes.write_text("".join(o.model_dump_json() + "\n" for o in results))  # derived from verdicts
-(paths.root / "usage_target.json").write_text(json.dumps(usage, indent=2))
-print(f"{len(verdicts)} verdicts, {sum(v.error is not None for v in verdicts)} errors; "
-      f"model calls this run: {usage['calls']}, from cache: {usage['cache_hits']}")
+paths.usage.write_text(json.dumps(usage, indent=2))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-k_distribution(results)
+{model: k_distribution(o for o in results if o.model == model) for model in usage}
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
 import pandas as pd
 
-pd.DataFrame([{"task": o.task_id, "K": o.n_steps, "curve": o.curve, "isolated": o.isolated, "k": o.k}
+pd.DataFrame([{"model": o.model, "task": o.task_id, "K": o.n_steps, "curve": o.curve, "isolated": o.isolated, "k": o.k}
               for o in results])

@@ -36,17 +36,15 @@ n_resamples: int = 1000  # bootstrap resamples for confidence intervals
 # (the model's answers may differ on another CPU)
 import json
 
-from stad_utils import Outcome, RunPaths, read_records, skill_table, summarize, weakness_profile
+from stad_utils import Outcome, RunPaths, read_records, skill_table, summarize_run, written_report
 from stad_utils.plots import plot_k_distribution, plot_skills, plot_success_by_level
 
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
-summary = summarize(results, n_resamples=n_resamples)
-summary["weakness_profile"] = weakness_profile(summary)
+summary = summarize_run(results, n_resamples=n_resamples)
 paths.summary.write_text(json.dumps(summary, indent=2, default=float))
-paths.report.write_text(f"# STaD summary: {paths.root.name}\n\n{summary['weakness_profile']}\n\n"
-                        + skill_table(results).to_markdown(index=False, floatfmt=".2f") + "\n")
-print(summary["weakness_profile"])
+paths.report.write_text(written_report(paths.root.name, summary, results))
+print(paths.report.read_text())
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -60,4 +58,4 @@ for name, figure in figures.items():
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-skill_table(results)
+skill_table(results)  # all models together; per model in report.md

@@ -5,7 +5,8 @@ Import everything a notebook needs from here::
     from stad_utils import generate_tasks, decompose, build_ladders, evaluate, summarize
 """
 
-from .analysis import bootstrap_ci, skill_table, success_by_level, summarize, weakness_profile
+from .analysis import (bootstrap_ci, skill_table, success_by_level, summarize, summarize_run, weakness_profile,
+                       written_report)
 from .client import ChatResult, EndpointConfig, ModelClient, ResponseCache
 from .judge import Judgement, extract_answer, judge_answers
 from .metrics import is_non_monotonic, k_distribution, minimal_scaffolding_level, outcomes
@@ -25,6 +26,6 @@ __all__ = [
     "bootstrap_ci", "build_ladders", "decompose", "embedded_model_path", "evaluate", "evaluation_items",
     "extract_answer", "generate_tasks", "is_non_monotonic", "judge_answers", "k_distribution", "label_agreement",
     "llama_server", "map_skills", "minimal_scaffolding_level", "open_client", "open_judge", "open_teacher",
-    "outcomes", "read_records", "skill_table", "success_by_level", "summarize",
+    "outcomes", "read_records", "skill_table", "success_by_level", "summarize", "summarize_run", "written_report",
     "threshold_stability", "weakness_profile",
 ]

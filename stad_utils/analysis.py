@@ -117,7 +117,6 @@ def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 
     counts = k_distribution(items)
     n = int(len(determined))
     return {
-        "models": sorted(frame["model"].unique().tolist()) if not frame.empty else [],
         "n_tasks": int(len(frame)),
         "n_undetermined": int(len(frame) - n),
         "n_errors": int(frame["n_errors"].sum()) if not frame.empty else 0,
@@ -156,3 +155,23 @@ def weakness_profile(summary: dict) -> str:
     if summary["n_undetermined"]:
         parts.append(f"{summary['n_undetermined']} task(s) were excluded because answers could not be obtained.")
     return " ".join(parts)
+
+
+def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0) -> dict:
+    """``summary.json`` of a run: per model, `summarize` and its `weakness_profile`."""
+    models = sorted({o.model for o in items})
+    per_model = {}
+    for model in models:
+        summary = summarize([o for o in items if o.model == model], n_resamples=n_resamples, seed=seed)
+        summary["weakness_profile"] = weakness_profile(summary)
+        per_model[model] = summary
+    return {"models": per_model}
+
+
+def written_report(run: str, summary: dict, items: Sequence[Outcome]) -> str:
+    """``report.md``: the weakness profile and the per-skill table of each model."""
+    parts = [f"# STaD summary: {run}\n"]
+    for model, numbers in summary["models"].items():
+        table = skill_table([o for o in items if o.model == model])
+        parts.append(f"## {model}\n\n{numbers['weakness_profile']}\n\n{table.to_markdown(index=False, floatfmt='.2f')}\n")
+    return "\n".join(parts)

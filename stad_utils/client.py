@@ -32,7 +32,7 @@ from typing import Any, Literal
 import openai
 from pydantic import BaseModel, Field
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
-from tqdm.auto import tqdm
+from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) inside notebooks
 
 Messages = list[dict[str, str]]
 
@@ -49,6 +49,8 @@ class EndpointConfig(BaseModel):
 
     kind: Literal["openai", "embedded", "vllm"] = "openai"
     model: str
+    name: str | None = None  # the label in records and figures (default: the model); tells two settings apart
+    system_prompt: str | None = None  # None: one user turn and no system prompt, as in the paper
     base_url: str | list[str] | None = None  # one URL or several replicas of the same model
     base_url_env: str | None = None  # or read the URL(s), comma-separated, from this variable
     api_key_env: str | None = None
@@ -60,6 +62,12 @@ class EndpointConfig(BaseModel):
     max_retries: int = 5  # per request, after the first attempt
     max_retry_s: float = 600.0  # give up retrying a request after this long
     extra_body: dict[str, Any] = {}  # engine-specific sampling fields, e.g. llama.cpp's repeat_penalty
+    # How to ask for JSON: "none", "json_object", "json_schema" (OpenAI, vLLM) or "llama_schema" (llama.cpp)
+    json_mode: Literal["none", "json_object", "json_schema", "llama_schema"] = "none"
+
+    @property
+    def label(self) -> str:
+        return self.name or self.model
 
     def replica_urls(self) -> list[str]:
         urls = self.base_url
@@ -230,7 +238,8 @@ class ModelClient:
 
     @property
     def model(self) -> str:
-        return self.endpoint.model
+        """The label of this model setting in records (the endpoint's ``name``, else its model)."""
+        return self.endpoint.label
 
     def chat(
         self,
@@ -248,7 +257,7 @@ class ModelClient:
         params = {**self.endpoint.sampling(), **overrides, **self.endpoint.extra_body}
         if response_format is not None:
             params["response_format"] = response_format
-        conversations = [[{"role": "user", "content": p}] if isinstance(p, str) else list(p) for p in prompts]
+        conversations = [as_messages(p, self.endpoint.system_prompt) for p in prompts]
         workers = self.endpoint.concurrency * len(self._replicas)
         bar = tqdm(total=len(conversations), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False)
         with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -258,14 +267,14 @@ class ModelClient:
         return results
 
     def _one(self, messages: Messages, params: dict[str, Any], bar) -> ChatResult:
-        key = ResponseCache.key(self.model, messages, params)
+        key = ResponseCache.key(self.endpoint.model, messages, params)
         stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
         if stored is not None:
             result = ChatResult(**stored, cached=True)
         else:
             result = self._call(messages, params)
             if result.ok and self.cache is not None:
-                self.cache.put(key, self.model, {"messages": messages, "params": params}, _storable(result))
+                self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params}, _storable(result))
         self.usage.add(result)
         bar.update(1)
         return result
@@ -302,11 +311,19 @@ class ModelClient:
             standard = {k: v for k, v in params.items() if k in _OPENAI_PARAMS and v is not None}
             extra = {k: v for k, v in params.items() if k not in _OPENAI_PARAMS}
             return self._replicas[replica].chat.completions.create(
-                model=self.model, messages=messages, extra_body=extra or None, **standard
+                model=self.endpoint.model, messages=messages, extra_body=extra or None, **standard
             )
         finally:
             with self._lock:
                 self._in_flight[replica] -= 1
+
+
+def as_messages(prompt: str | Messages, system_prompt: str | None = None) -> Messages:
+    """A chat from a prompt: one user turn (after an optional system prompt), or the messages given."""
+    if not isinstance(prompt, str):
+        return list(prompt)
+    system = [{"role": "system", "content": system_prompt}] if system_prompt else []
+    return [*system, {"role": "user", "content": prompt}]
 
 
 _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "response_format", "presence_penalty",

@@ -81,15 +81,21 @@ def run_pipeline(
     stages: list[str] | None = None,
     results_dir: Path | str | None = None,
     fresh: bool = False,
+    overrides: dict[str, dict] | None = None,
     notebooks_dir: Path | str = NOTEBOOKS,
 ) -> Path:
     """Execute the chosen stages (default: all) and return the run folder.
 
+    ``overrides`` replace stage parameters of the file, e.g. ``{"01_tasks": {"n_tasks": 5}}``.
     Raises `StageFailed` naming the stage, the cell and the executed notebook to open.
     """
     import papermill as pm
 
     params = load_params(params_path)
+    for stage, values in (overrides or {}).items():
+        if stage not in STAGES:
+            raise ValueError(f"unknown stage {stage!r} in overrides; stages are {list(STAGES)}")
+        params.setdefault("stages", {}).setdefault(stage, {}).update(values)
     results = Path(results_dir or params.get("results_dir", "results")).resolve()
     run_dir = results / params["run"]
     if fresh and run_dir.exists():
@@ -97,7 +103,7 @@ def run_pipeline(
     paths = RunPaths(run_dir)
     paths.notebooks.mkdir(parents=True, exist_ok=True)
     cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
-    shutil.copyfile(params_path, run_dir / "params.yaml")
+    (run_dir / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     chosen = stages or list(STAGES)
     timings = json.loads((run_dir / "timings.json").read_text()) if (run_dir / "timings.json").exists() else {}
     kernel = kernel_for_this_python()
@@ -122,6 +128,18 @@ def run_pipeline(
     return run_dir
 
 
+def parse_overrides(assignments: list[str]) -> dict[str, dict]:
+    """``["01_tasks.n_tasks=5"]`` → ``{"01_tasks": {"n_tasks": 5}}`` (values parsed as YAML)."""
+    overrides: dict[str, dict] = {}
+    for assignment in assignments:
+        target, separator, value = assignment.partition("=")
+        stage, dot, name = target.partition(".")
+        if not separator or not dot or not name:
+            raise ValueError(f"--set {assignment!r}: expected STAGE.NAME=VALUE, e.g. 01_tasks.n_tasks=5")
+        overrides.setdefault(stage, {})[name] = yaml.safe_load(value)
+    return overrides
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stad_utils.pipeline", description=__doc__.split("\n")[0])
     parser.add_argument("params", help="a YAML parameter file, e.g. params/quickstart.yaml")
@@ -129,11 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="start", choices=STAGES, help="run this stage and the ones after it")
     parser.add_argument("--results-dir", help="where run folders go (default: the params' results_dir or results/)")
     parser.add_argument("--fresh", action="store_true", help="delete the run folder first (the cache is kept)")
+    parser.add_argument("--set", action="append", default=[], metavar="STAGE.NAME=VALUE",
+                        help="override a stage parameter, e.g. --set 01_tasks.n_tasks=5 (VALUE is read as YAML)")
     args = parser.parse_args(argv)
     stages = args.stage or (list(STAGES[STAGES.index(args.start):]) if args.start else None)
     started = time.perf_counter()
     try:
-        run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh)
+        run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh,
+                               overrides=parse_overrides(args.set))
     except (StageFailed, ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -79,3 +79,17 @@ def from_official(record: dict, *, source: str = "stad_release") -> Ladder:
 
 def _text(item: dict | str, key: str) -> str:
     return str(item.get(key, "")) if isinstance(item, dict) else str(item)
+
+
+def release_task(record: dict, *, source: str = "stad_release") -> Task:
+    """A `Task` carrying an official record's steps and variants as its reference.
+
+    The ``oracle`` teacher then serves it like a generated task, so already-scaffolded data
+    is evaluated without a teacher model. Records that failed the authors' verification are
+    refused (`RecordError`), since they would not be evaluated in the paper either.
+    """
+    ladder = from_official(record, source=source)
+    if not ladder.verified:
+        raise RecordError("", 0, "scaffolding_verification", "the record failed the authors' verification")
+    return ladder.task.model_copy(update={"reference_steps": ladder.steps, "reference_scaffolds": ladder.scaffolds,
+                                          "reference_isolated": ladder.isolated})

@@ -2,47 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
-from importlib import resources
 from pathlib import Path
-
-import jinja2
 
 from .client import ModelClient
 from .judge import Judgement
 from .serving import open_client
-from .teachers import OracleTeacher, Teacher
-
-
-@cache
-def prompt_template(name: str) -> jinja2.Template:
-    """A prompt of the package (``stad_utils/prompts/<name>.jinja``)."""
-    text = resources.files("stad_utils").joinpath("prompts", f"{name}.jinja").read_text(encoding="utf-8")
-    return jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=False).from_string(text)
-
-
-def parse_json_object(text: str | None) -> dict | None:
-    """The last JSON object in a model's reply, tolerating code fences and prose around it."""
-    if not text:
-        return None
-    cleaned = text.replace("```json", "```").replace("```", "")
-    depth, start, found = 0, None, None
-    for position, char in enumerate(cleaned):
-        if char == "{":
-            depth, start = depth + 1, position if depth == 0 else start
-        elif char == "}" and depth:
-            depth -= 1
-            if depth == 0 and start is not None:
-                try:
-                    candidate = json.loads(cleaned[start:position + 1])
-                except json.JSONDecodeError:
-                    continue
-                if isinstance(candidate, dict):
-                    found = candidate
-    return found
+from .structured import parse_json_object, render
+from .teachers import GSM8KSolutionTeacher, LLMTeacher, OracleTeacher, Teacher
 
 
 class LLMJudge:
@@ -58,8 +26,7 @@ class LLMJudge:
         self.client = client
 
     def __call__(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
-        template = prompt_template("judge")
-        prompts = [template.render(candidate=candidate, reference=reference) for candidate, reference in pairs]
+        prompts = [render("judge", candidate=candidate, reference=reference) for candidate, reference in pairs]
         replies = self.client.chat(prompts, desc=f"judge ({self.client.model})", temperature=0.0)
         verdicts = []
         for (candidate, _), reply in zip(pairs, replies):
@@ -85,8 +52,18 @@ def open_judge(endpoint: dict | None, *, cache_path: Path | str | None = None) -
 
 @contextmanager
 def open_teacher(spec: str | dict, *, cache_path: Path | str | None = None) -> Iterator[Teacher]:
-    """The teacher named by a stage parameter: ``"oracle"`` (generated tasks)."""
+    """The teacher named by a stage parameter.
+
+    ``"oracle"`` (generated tasks), ``"gsm8k_solution"`` (GSM8K's annotated gold solutions), or
+    an LLM teacher: ``{"endpoint": {...EndpointConfig...}, **LLMTeacher options}``.
+    """
     if spec == "oracle":
         yield OracleTeacher()
-        return
-    raise ValueError(f"unknown teacher {spec!r}; use 'oracle'")
+    elif spec == "gsm8k_solution":
+        yield GSM8KSolutionTeacher()
+    elif isinstance(spec, dict) and "endpoint" in spec:
+        options = {key: value for key, value in spec.items() if key != "endpoint"}
+        with open_client(spec["endpoint"], cache_path=cache_path, role="teacher") as client:
+            yield LLMTeacher(client, **options)
+    else:
+        raise ValueError(f"unknown teacher {spec!r}; use 'oracle', 'gsm8k_solution' or {{'endpoint': {{...}}}}")

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .client import ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats
+from .client import ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages
 
 
 def embedded_model_path() -> Path:
@@ -126,15 +126,15 @@ class VLLMEngineClient:
 
     @property
     def model(self) -> str:
-        return self.endpoint.model
+        return self.endpoint.label
 
     def chat(self, prompts: Sequence[str | Messages], *, desc: str | None = None,
              response_format: dict | None = None, **overrides: Any) -> list[ChatResult]:
         from vllm import SamplingParams
 
         params = {**self.endpoint.sampling(), **overrides}
-        conversations = [[{"role": "user", "content": p}] if isinstance(p, str) else list(p) for p in prompts]
-        keys = [ResponseCache.key(self.model, c, params) for c in conversations]
+        conversations = [as_messages(p, self.endpoint.system_prompt) for p in prompts]
+        keys = [ResponseCache.key(self.endpoint.model, c, params) for c in conversations]
         stored = [self.cache.get(k) if self.cache else None for k in keys]
         todo = [i for i, s in enumerate(stored) if s is None]
         sampling = SamplingParams(temperature=params["temperature"], max_tokens=params["max_tokens"],
@@ -155,7 +155,7 @@ class VLLMEngineClient:
                                     prompt_tokens=len(output.prompt_token_ids),
                                     completion_tokens=len(output.outputs[0].token_ids))
             if self.cache:
-                self.cache.put(keys[i], self.model, {"messages": conversations[i], "params": params},
+                self.cache.put(keys[i], self.endpoint.model, {"messages": conversations[i], "params": params},
                                {"text": results[i].text, "latency_s": elapsed,
                                 "prompt_tokens": results[i].prompt_tokens,
                                 "completion_tokens": results[i].completion_tokens})

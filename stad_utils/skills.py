@@ -53,6 +53,10 @@ def load_embedder(name: str = BUNDLED_MODEL) -> tuple[Embedder, str]:
         return tfidf_embedder, "tfidf"
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    # sentence-transformers imports tqdm.auto, which warns inside notebooks without ipywidgets; we show no bars.
+    from tqdm import TqdmWarning
+
+    warnings.filterwarnings("ignore", category=TqdmWarning)
     try:
         from transformers.utils import logging as transformers_logging
 

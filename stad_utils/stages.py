@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
@@ -13,6 +14,7 @@ from .judge import LLMJudgeFn, judge_answers
 from .metrics import latest_verdicts
 from .records import Decomposition, Ladder, LevelCheck, Task, Verdict
 from .store import RecordFile
+from .structured import Unavailable
 from .teachers import Teacher
 
 MAX_STEPS = 6
@@ -23,9 +25,11 @@ def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | N
     """The teacher's steps for each task, with the paper's consistency filter.
 
     A decomposition is kept (``consistent=True``) when it has 1…6 steps and its last
-    step's answer equals the gold answer; otherwise ``drop_reason`` says why.
+    step's answer equals the gold answer; otherwise ``drop_reason`` says why. Tasks the
+    teacher could not be reached for are left out (with a warning), so a re-run retries them.
     """
     proposals = teacher.decompose(tasks)
+    _warn_unavailable(proposals, "decomposed")
     checks = judge_answers(
         [(steps[-1].answer if isinstance(steps, list) and steps else None, task.answer, task.answer_format)
          for task, steps in zip(tasks, proposals)],
@@ -33,6 +37,8 @@ def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | N
     )
     result = []
     for task, steps, check in zip(tasks, proposals, checks):
+        if isinstance(steps, Unavailable):
+            continue
         if isinstance(steps, str):
             result.append(Decomposition(task=task, teacher=teacher.name, steps=[], consistent=False,
                                         drop_reason=steps))
@@ -59,8 +65,11 @@ def build_ladders(
     """
     kept = [d for d in decompositions if d.consistent]
     variants = teacher.write_variants([(d.task, d.steps) for d in kept])
+    _warn_unavailable(variants, "scaffolded")
     ladders = []
     for decomposition, written in zip(kept, variants):
+        if isinstance(written, Unavailable):
+            continue
         if isinstance(written, str):
             ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
                                   scaffolds=[], isolated=[], verified=False, drop_reason=written))
@@ -73,11 +82,18 @@ def build_ladders(
                      f"got {len(scaffolds)} and {len(isolated)}"
         ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
                               scaffolds=scaffolds, isolated=isolated, verified=reason is None, drop_reason=reason))
-    _verify(ladders, teacher, llm_judge)
-    return ladders
+    return _verify(ladders, teacher, llm_judge)
 
 
-def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | None) -> None:
+def _warn_unavailable(results: Sequence, what: str) -> None:
+    missing = [r for r in results if isinstance(r, Unavailable)]
+    if missing:
+        warnings.warn(f"{len(missing)} task(s) could not be {what} ({missing[0]}); re-run the stage to retry them",
+                      stacklevel=3)
+
+
+def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | None) -> list[Ladder]:
+    """Set each ladder's verification; ladders whose teacher answers did not arrive are left out."""
     todo = [(ladder, level, text) for ladder in ladders if ladder.verified
             for level, text in enumerate(ladder.scaffolds, start=1)]
     answers = teacher.solve([(ladder.task, text) for ladder, _, text in todo])
@@ -85,14 +101,19 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
         [(answer, ladder.task.answer, ladder.task.answer_format) for (ladder, _, _), answer in zip(todo, answers)],
         llm_judge,
     )
+    unanswered = {id(ladder) for (ladder, _, _), answer in zip(todo, answers) if answer is None}
     for (ladder, level, _), answer, check in zip(todo, answers, checks):
         ladder.verification.append(LevelCheck(level=level, answer=answer, correct=bool(check.correct),
                                               decided_by=check.decided_by, justification=check.explanation))
+    if unanswered:
+        warnings.warn(f"{len(unanswered)} ladder(s) could not be verified (no teacher reply); re-run to retry them",
+                      stacklevel=3)
     for ladder in ladders:
         failed = [check.level for check in ladder.verification if not check.correct]
         if ladder.verified and failed:
             ladder.verified = False
             ladder.drop_reason = f"teacher failed scaffold level(s) {failed}"
+    return [ladder for ladder in ladders if id(ladder) not in unanswered]
 
 
 def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True

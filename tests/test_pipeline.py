@@ -35,19 +35,19 @@ def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
     questions = sum(2 * ladder.n_steps for ladder in ladders)  # original + K−1 scaffolds + K isolated
     assert len(verdicts) == questions and all(v.error is None and v.response for v in verdicts)
     assert len(results) == 4 and all(len(o.curve) == o.n_steps for o in results)
-    summary = json.loads(paths.summary.read_text())
+    [summary] = json.loads(paths.summary.read_text())["models"].values()
     assert sum(summary["k_distribution"].values()) == 4 - summary["n_undetermined"]
     assert 0 <= summary["accuracy_original"]["value"] <= summary["accuracy_scaffolded"]["value"] <= 1
     assert set(summary["per_skill"]) == {s for o in results for s in o.skills}
     for figure in ("k_distribution", "success_by_level", "skills"):
         assert (paths.figures / f"{figure}.png").stat().st_size > 10_000
     assert len(list(paths.notebooks.glob("*.ipynb"))) == 6
-    usage = json.loads((run_dir / "usage_target.json").read_text())
+    [usage] = json.loads(paths.usage.read_text()).values()
     assert usage["calls"] + usage["cache_hits"] == questions and usage["errors"] == 0
 
     # one stage again: answered from the cache and the verdict file, no duplicate records
     run_pipeline(params, stages=["05_evaluate"])
-    usage = json.loads((run_dir / "usage_target.json").read_text())
+    [usage] = json.loads(paths.usage.read_text()).values()
     assert usage["calls"] == 0
     assert len(read_records(paths.verdicts, Verdict.model_validate)) == questions
 

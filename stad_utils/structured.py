@@ -1,0 +1,104 @@
+"""Prompts in (Jinja2 templates of the package), JSON out: rendering, tolerant parsing, bounded re-asking."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any, TypeVar
+
+import jinja2
+
+T = TypeVar("T")
+
+
+class Unavailable(str):
+    """Why a model-backed result is missing because of the infrastructure (not the model's answer).
+
+    Stages leave such items out of their records, so that re-running the stage retries them.
+    """
+
+
+@cache
+def prompt_template(name: str) -> jinja2.Template:
+    """A prompt of the package (``stad_utils/prompts/<name>.jinja``)."""
+    text = resources.files("stad_utils").joinpath("prompts", f"{name}.jinja").read_text(encoding="utf-8")
+    return jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(text)
+
+
+def render(name: str, **values: Any) -> str:
+    return prompt_template(name).render(**values).strip()
+
+
+def parse_json_object(text: str | None) -> dict | None:
+    """The last top-level JSON object in a model's reply, tolerating code fences and prose around it.
+
+    >>> parse_json_object('Sure: ```json\n{"a": {"b": 1}}\n``` done')
+    {'a': {'b': 1}}
+    """
+    if not text:
+        return None
+    cleaned = text.replace("```json", "```").replace("```", "")
+    decoder = json.JSONDecoder()
+    found, position = None, cleaned.find("{")
+    while position != -1:
+        try:
+            candidate, end = decoder.raw_decode(cleaned, position)
+        except json.JSONDecodeError:
+            position = cleaned.find("{", position + 1)
+            continue
+        if isinstance(candidate, dict):
+            found = candidate
+        position = cleaned.find("{", end)
+    return found
+
+
+def response_format(json_mode: str, name: str, schema: dict) -> dict | None:
+    """The ``response_format`` a server understands: none, JSON mode, OpenAI/vLLM schemas or llama.cpp schemas."""
+    if json_mode == "none":
+        return None
+    if json_mode == "json_object":
+        return {"type": "json_object"}
+    if json_mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+    if json_mode == "llama_schema":
+        return {"type": "json_object", "schema": schema}
+    raise ValueError(f"unknown json_mode {json_mode!r}: use none, json_object, json_schema or llama_schema")
+
+
+def ask_json(client, prompts: Sequence[str], validate: Callable[[dict], T], *, schema_name: str, schema: dict,
+             max_reasks: int = 2, desc: str | None = None, **sampling: Any) -> list[T | str]:
+    """Ask each prompt for a JSON object and ``validate`` it (raising `ValueError` with the problem).
+
+    An unusable reply is answered with the problem and asked again, at most ``max_reasks``
+    times; then the item's result is a string saying what was wrong. A reply that never
+    came (server error) is an `Unavailable` string.
+    """
+    fmt = response_format(getattr(client.endpoint, "json_mode", "none"), schema_name, schema)
+    conversations: list[list[dict]] = [[{"role": "user", "content": prompt}] for prompt in prompts]
+    results: list[T | str] = [Unavailable("not asked")] * len(prompts)
+    pending = list(range(len(prompts)))
+    for attempt in range(1, max_reasks + 2):
+        replies = client.chat([conversations[i] for i in pending], desc=desc, response_format=fmt, **sampling)
+        still_pending = []
+        for i, reply in zip(pending, replies):
+            if not reply.ok:
+                results[i] = Unavailable(f"no reply from {client.model}: {reply.error}")
+                continue
+            try:
+                parsed = parse_json_object(reply.text)
+                if parsed is None:
+                    raise ValueError("no JSON object found")
+                results[i] = validate(parsed)
+            except (ValueError, TypeError, KeyError) as exc:
+                results[i] = f"unusable {schema_name} output after {attempt} attempt(s): {exc}"
+                conversations[i] = conversations[i] + [
+                    {"role": "assistant", "content": reply.text},
+                    {"role": "user", "content": render("reask", problem=str(exc))},
+                ]
+                still_pending.append(i)
+        pending = still_pending
+        if not pending:
+            break
+    return results
