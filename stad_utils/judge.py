@@ -113,19 +113,18 @@ _UNIT_MINUTES = {"d": 1440, "h": 60, "m": 1, "s": 1 / 60}
 
 
 def parse_number(text: str) -> float | None:
-    """A number written as ``42``, ``-3``, ``$1,234.50``, ``3/4``, ``45%`` or ``2.5``; else ``None``."""
-    cleaned = text.strip().replace("−", "-").replace("$", "").replace(",", "").replace(" ", "").rstrip("%.")
-    if "/" in cleaned:
-        numerator, _, denominator = cleaned.partition("/")
-        try:
-            return float(numerator) / float(denominator)
-        except (ValueError, ZeroDivisionError):
-            return None
-    try:
-        value = float(cleaned)
-    except ValueError:
+    """A number written as ``42``, ``-3``, ``$1,234.50``, ``3/4``, ``45%`` or ``2.5``; else ``None``.
+
+    ``"3 11 33"`` (three numbers) is not a number.
+    """
+    cleaned = text.strip().replace("−", "-").replace("$", "").replace(",", "").rstrip("%.").strip()
+    match = re.fullmatch(r"(-?\d+(?:\.\d+)?)(?:\s*/\s*(\d+(?:\.\d+)?))?", cleaned)
+    if not match:
         return None
-    return value if math.isfinite(value) else None
+    numerator, denominator = match.groups()
+    if denominator is not None:
+        return float(numerator) / float(denominator) if float(denominator) else None
+    return float(numerator)
 
 
 def numbers_in(text: str) -> list[float]:
