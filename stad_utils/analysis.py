@@ -40,13 +40,18 @@ def outcome_frame(items: Sequence[Outcome]) -> pd.DataFrame:
     return frame
 
 
+def needed_depth(outcome: Outcome) -> int:
+    """Steps 1…this number form the *needed scaffold*: k for k ≥ 0, every step for k = −1."""
+    return outcome.n_steps if outcome.k == -1 else outcome.k
+
+
 def step_frame(items: Sequence[Outcome]) -> pd.DataFrame:
     """One row per step occurrence: its skill, isolated success, and whether it was in the needed scaffold."""
     rows = []
     for o in items:
         if o.k is None:
             continue
-        needed = o.n_steps if o.k == -1 else o.k
+        needed = needed_depth(o)
         for i, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1):
             rows.append({"task_id": o.task_id, "model": o.model, "step": i, "skill": skill,
                          "isolated_correct": alone, "in_needed_scaffold": i <= needed, "composed": o.k == 0})

@@ -29,7 +29,7 @@ import yaml
 
 from .store import RunPaths
 
-STAGES = ("01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate", "06_analyze")
+STAGES = ("01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate", "06_analyze", "07_compare")
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 
@@ -125,7 +125,26 @@ def run_pipeline(
         timings[stage] = round(time.perf_counter() - started, 1)
         print(f"      done in {timings[stage]} s", flush=True)
     (run_dir / "timings.json").write_text(json.dumps(timings, indent=2))
+    write_html_report(paths)
     return run_dir
+
+
+def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare")) -> Path | None:
+    """One self-contained HTML page of the executed analysis notebooks (outputs and figures, no code)."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    executed = [paths.notebooks / f"{stage}.ipynb" for stage in stages if (paths.notebooks / f"{stage}.ipynb").exists()]
+    if not executed:
+        return None
+    combined = nbformat.read(executed[0], as_version=4)
+    for notebook in executed[1:]:
+        combined.cells.extend(nbformat.read(notebook, as_version=4).cells)
+    combined.cells = [cell for cell in combined.cells if "parameters" not in cell.metadata.get("tags", [])
+                      and "injected-parameters" not in cell.metadata.get("tags", [])]
+    body, _ = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(combined)
+    paths.html.write_text(body, encoding="utf-8")
+    return paths.html
 
 
 def parse_overrides(assignments: list[str]) -> dict[str, dict]:

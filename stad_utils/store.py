@@ -167,5 +167,7 @@ class RunPaths:
         self.usage = self.root / "usage.json"  # 05_evaluate: calls, cache hits, tokens, seconds per model
         self.summary = self.root / "summary.json"  # 06_analyze
         self.report = self.root / "report.md"  # 06_analyze: the written summary
+        self.comparison = self.root / "comparison.json"  # 07_compare: paired tests and validity checks
+        self.html = self.root / "report.html"  # the executed analysis notebooks, readable without a kernel
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"

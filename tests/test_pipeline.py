@@ -10,11 +10,17 @@ from stad_utils.pipeline import StageFailed, main, run_pipeline
 from stad_utils.store import RunPaths
 
 
+TARGET = {"kind": "embedded", "model": "smollm2-135m-instruct", "name": "plain", "max_tokens": 96, "concurrency": 1}
+
+
 def write_params(tmp_path, **stage_overrides):
     params = {
         "run": "it", "results_dir": str(tmp_path / "results"), "cache": str(tmp_path / "cache.sqlite"),
         "stages": {"01_tasks": {"n_tasks": 4, "seed": 3, "min_steps": 2, "max_steps": 3},
                    "04_skills": {"distance_threshold": 0.3}, "06_analyze": {"n_resamples": 100},
+                   "05_evaluate": {"targets": [TARGET, {**TARGET, "name": "answer-line",
+                                                        "system_prompt": "End with 'Answer: <value>'."}]},
+                   "07_compare": {"n_permutations": 100},
                    **stage_overrides},
     }
     path = tmp_path / "params.yaml"
@@ -33,23 +39,28 @@ def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
     results = read_records(paths.outcomes, Outcome.model_validate)
     assert len(tasks) == 4 and len(ladders) == 4 and all(ladder.verified for ladder in ladders)
     questions = sum(2 * ladder.n_steps for ladder in ladders)  # original + K−1 scaffolds + K isolated
-    assert len(verdicts) == questions and all(v.error is None and v.response for v in verdicts)
-    assert len(results) == 4 and all(len(o.curve) == o.n_steps for o in results)
-    [summary] = json.loads(paths.summary.read_text())["models"].values()
-    assert sum(summary["k_distribution"].values()) == 4 - summary["n_undetermined"]
-    assert 0 <= summary["accuracy_original"]["value"] <= summary["accuracy_scaffolded"]["value"] <= 1
-    assert set(summary["per_skill"]) == {s for o in results for s in o.skills}
-    for figure in ("k_distribution", "success_by_level", "skills"):
+    assert len(verdicts) == 2 * questions and all(v.error is None and v.response for v in verdicts)
+    assert {v.model for v in verdicts} == {"plain", "answer-line"}
+    assert len(results) == 8 and all(len(o.curve) == o.n_steps for o in results)
+    for summary in json.loads(paths.summary.read_text())["models"].values():
+        assert sum(summary["k_distribution"].values()) == 4 - summary["n_undetermined"]
+        assert 0 <= summary["accuracy_original"]["value"] <= summary["accuracy_scaffolded"]["value"] <= 1
+        assert set(summary["per_skill"]) <= {s for o in results for s in o.skills}
+    [comparison] = json.loads(paths.comparison.read_text())["comparisons"]
+    assert comparison["models"] == ["answer-line", "plain"] and comparison["statement"]
+    for figure in ("k_distribution", "success_by_level", "skills", "compare_k_shares", "compare_blocking",
+                   "compare_isolated_vs_composed", "compare_pair_gaps"):
         assert (paths.figures / f"{figure}.png").stat().st_size > 10_000
-    assert len(list(paths.notebooks.glob("*.ipynb"))) == 6
-    [usage] = json.loads(paths.usage.read_text()).values()
-    assert usage["calls"] + usage["cache_hits"] == questions and usage["errors"] == 0
+    assert len(list(paths.notebooks.glob("*.ipynb"))) == 7
+    html = paths.html.read_text()
+    assert html.count("data:image/png;base64") >= 8 and comparison["statement"][:40] in html
+    usage = json.loads(paths.usage.read_text())
+    assert all(u["calls"] + u["cache_hits"] == questions and u["errors"] == 0 for u in usage.values())
 
     # one stage again: answered from the cache and the verdict file, no duplicate records
     run_pipeline(params, stages=["05_evaluate"])
-    [usage] = json.loads(paths.usage.read_text()).values()
-    assert usage["calls"] == 0
-    assert len(read_records(paths.verdicts, Verdict.model_validate)) == questions
+    assert all(u["calls"] == 0 for u in json.loads(paths.usage.read_text()).values())
+    assert len(read_records(paths.verdicts, Verdict.model_validate)) == 2 * questions
 
 
 def test_a_typo_in_the_params_names_the_stage_and_parameter(tmp_path):
