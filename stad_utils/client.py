@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -258,16 +258,26 @@ class ModelClient:
         if response_format is not None:
             params["response_format"] = response_format
         conversations = [as_messages(p, self.endpoint.system_prompt) for p in prompts]
+        keys = [ResponseCache.key(self.endpoint.model, messages, params) for messages in conversations]
+        first_of = {}  # identical requests in one batch are sent once (they would all miss the cache)
+        for index, key in enumerate(keys):
+            first_of.setdefault(key, index)
         workers = self.endpoint.concurrency * len(self._replicas)
-        bar = tqdm(total=len(conversations), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False)
+        bar = tqdm(total=len(first_of), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False)
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(self._one, messages, params, bar) for messages in conversations]
-            results = [future.result() for future in futures]
+            futures = {key: pool.submit(self._one, key, conversations[index], params, bar)
+                       for key, index in first_of.items()}
+            unique = {key: future.result() for key, future in futures.items()}
         bar.close()
+        results = []
+        for index, key in enumerate(keys):
+            result = unique[key] if first_of[key] == index else replace(unique[key], cached=True)
+            if first_of[key] != index:
+                self.usage.add(result)
+            results.append(result)
         return results
 
-    def _one(self, messages: Messages, params: dict[str, Any], bar) -> ChatResult:
-        key = ResponseCache.key(self.endpoint.model, messages, params)
+    def _one(self, key: str, messages: Messages, params: dict[str, Any], bar) -> ChatResult:
         stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
         if stored is not None:
             result = ChatResult(**stored, cached=True)

@@ -1,22 +1,30 @@
 """A scripted OpenAI-compatible chat server on loopback, for tests.
 
 ``reply(messages) -> str`` decides each answer; ``faults`` is a list of HTTP statuses
-(or ``"drop"`` to close the connection) served, in order, before normal replies resume.
-Every request is recorded in ``requests``.
+(``"drop"`` closes the connection, ``"slow"`` answers after ``slow_s``) served, in order,
+before normal replies resume. With ``fault_rate`` a seeded random share of all requests
+fails, each in one of ``fault_kinds``. ``latency`` (a function returning seconds) delays
+every reply. Every request is recorded in ``requests``.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class ScriptedServer:
     def __init__(self, reply: Callable[[list[dict]], str], faults: list[int | str] | None = None,
-                 retry_after: str | None = None):
+                 retry_after: str | None = None, fault_rate: float = 0.0,
+                 fault_kinds: tuple = (500, 503, 429, "drop", "slow"), slow_s: float = 2.0,
+                 latency: Callable[[], float] | None = None, seed: int = 0):
         self.reply, self.faults, self.retry_after = reply, list(faults or []), retry_after
+        self.fault_rate, self.fault_kinds, self.slow_s, self.latency = fault_rate, fault_kinds, slow_s, latency
+        self._rng = random.Random(seed)
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         server = self
@@ -30,6 +38,13 @@ class ScriptedServer:
                 with server._lock:
                     server.requests.append({"body": body, "headers": {k.lower(): v for k, v in self.headers.items()}})
                     fault = server.faults.pop(0) if server.faults else None
+                    if fault is None and server._rng.random() < server.fault_rate:
+                        fault = server._rng.choice(server.fault_kinds)
+                if fault == "slow":
+                    time.sleep(server.slow_s)
+                    fault = None
+                if server.latency is not None:
+                    time.sleep(server.latency())
                 if fault == "drop":
                     self.close_connection = True
                     self.connection.close()

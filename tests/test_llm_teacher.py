@@ -11,21 +11,8 @@ from stad_utils.roles import open_teacher
 from stad_utils.store import RunPaths
 from stad_utils.tasks import load_benchmark
 from stad_utils.teachers import gsm8k_solution_steps, template_variants
+from helpers import REASK, SEGMENT, role_of, scripted_gsm8k_roles
 from scripted_server import ScriptedServer
-
-SEGMENT, SOLVE_STEPS = "Break the problem below into", "by carrying out the given steps in order"
-SCAFFOLD, ISOLATED = "Rewrite the problem so that the first", "Write a short, self-contained question"
-VERIFY, REASK = "End your reply with a line of the form", "Your reply could not be used"
-
-
-def role_of(messages):
-    first = messages[0]["content"]
-    for marker, role in ((SEGMENT, "segment"), (SOLVE_STEPS, "solve_steps"), (SCAFFOLD, "scaffold"),
-                         (ISOLATED, "isolated"), (VERIFY, "verify")):
-        if marker in first:
-            return role
-    return "target"
-
 
 def segments(*names):
     return json.dumps({"segments": [{"segment": f"Do {n}.", "skill": n} for n in names]})
@@ -126,24 +113,7 @@ def test_gsm8k_solution_teacher_on_the_real_test_set(shared_data):
 @pytest.mark.slow
 def test_paper_params_run_against_scripted_servers(shared_data, tmp_path, monkeypatch):
     """params/paper/gsm8k.yaml end to end: scripted teacher (from GSM8K's solutions), judge and six targets."""
-    tasks = {t.question: t for t in load_benchmark("gsm8k", shared_data / "gsm8k_test.jsonl")}
-
-    def find(text):
-        return next(t for q, t in tasks.items() if q in text)
-
-    def reply(messages):
-        role, text = role_of(messages), messages[0]["content"]
-        if role == "target":
-            return "I am not sure. Answer: 0"
-        task = find(text)
-        steps = gsm8k_solution_steps(task.solution)
-        if role == "segment":
-            return json.dumps({"segments": [{"segment": s.description, "skill": s.skill} for s in steps]})
-        if role == "solve_steps":
-            return json.dumps({"answers": [{"explanation": s.explanation, "answer": s.answer} for s in steps]})
-        if role in ("scaffold", "isolated"):
-            return json.dumps({"question": f"{task.question} (variant)"})
-        return f"Answer: {task.answer}"
+    reply = scripted_gsm8k_roles(load_benchmark("gsm8k", shared_data / "gsm8k_test.jsonl"))
 
     with ScriptedServer(reply) as server:
         for variable in ("STAD_TEACHER_URL", "STAD_JUDGE_URL", "STAD_QWEN25_3B_URL", "STAD_QWEN25_7B_URL",
