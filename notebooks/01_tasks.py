@@ -34,6 +34,7 @@ min_steps: int = 2  # generated tasks: fewest steps per task
 max_steps: int = 3  # generated tasks: most steps per task (at most 6)
 max_number: int = 5  # generated word problems: the largest operand
 keep_format_instruction: bool = False  # ToT: keep the trailing "Format your answer as a JSON…" instruction
+skip_invalid: bool = False  # skip bad lines of a local file (and list them) instead of stopping at the first
 
 # %%
 from stad_utils import RecordFile, RunPaths, Task
@@ -41,9 +42,13 @@ from stad_utils.tables import task_table
 from stad_utils.tasks import load_tasks
 
 paths = RunPaths(run_dir)
+problems = []
 candidates = load_tasks(source, data_path=data_path or None, n_tasks=n_tasks, seed=seed, families=families,
                         min_steps=min_steps, max_steps=max_steps, max_number=max_number,
-                        keep_format_instruction=keep_format_instruction)
+                        keep_format_instruction=keep_format_instruction, skip_invalid=skip_invalid,
+                        problems=problems)
+for problem in problems:
+    print(f"skipped: {problem}")
 tasks = RecordFile(paths.tasks, Task).extend(candidates, compute=lambda todo: todo)
 print(f"{len(tasks)} tasks in {paths.tasks}")
 

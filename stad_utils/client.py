@@ -208,6 +208,7 @@ class ModelClient:
     cache : a shared `ResponseCache`, or ``None`` to call the model every time.
     role : a label for progress bars and usage accounting.
     refresh_cache : call the model even on a cache hit, and overwrite the entry.
+    progress : show a progress bar per batch.
 
     Examples
     --------
@@ -222,8 +223,10 @@ class ModelClient:
         cache: ResponseCache | None = None,
         role: str = "model",
         refresh_cache: bool = False,
+        progress: bool = True,
     ):
         self.endpoint = endpoint
+        self.progress = progress
         self.cache = cache
         self.role = role
         self.refresh_cache = refresh_cache
@@ -263,7 +266,8 @@ class ModelClient:
         for index, key in enumerate(keys):
             first_of.setdefault(key, index)
         workers = self.endpoint.concurrency * len(self._replicas)
-        bar = tqdm(total=len(first_of), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False)
+        bar = tqdm(total=len(first_of), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False,
+                   disable=not self.progress)
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {key: pool.submit(self._one, key, conversations[index], params, bar)
                        for key, index in first_of.items()}

@@ -9,6 +9,7 @@ through the OpenAI API exactly as it would talk to a vLLM server.
 from __future__ import annotations
 
 import importlib.util
+import os
 import socket
 import subprocess
 import sys
@@ -41,12 +42,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, ready_timeout_s: float = 120) -> Iterator[str]:
-    """Serve a GGUF model with ``llama_cpp.server`` on loopback; yields the ``/v1`` base URL."""
+def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_threads: int | None = None,
+                 ready_timeout_s: float = 120) -> Iterator[str]:
+    """Serve a GGUF model with ``llama_cpp.server`` on loopback; yields the ``/v1`` base URL.
+
+    ``n_threads`` defaults to every core: the server's own default (half of them) generated
+    1.5 times slower on 2 cores here (benchmarked: 17.0 s vs 11.3 s for the same 928 tokens).
+    """
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path), "--model_alias", alias,
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)]
+               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
+               "--n_threads", str(n_threads or os.cpu_count() or 1)]
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:

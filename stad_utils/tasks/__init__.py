@@ -23,12 +23,14 @@ def sample(tasks: list[Task], n_tasks: int | None, seed: int) -> list[Task]:
 
 def load_tasks(source: str, *, n_tasks: int | None = None, seed: int = 0, data_path: str | None = None,
                families=FAMILIES, min_steps: int = 2, max_steps: int = 4, max_number: int = 9,
-               keep_format_instruction: bool = False) -> list[Task]:
+               keep_format_instruction: bool = False, skip_invalid: bool = False,
+               problems: list | None = None) -> list[Task]:
     """Tasks for stage 01, sampled with ``seed``.
 
     ``source`` is ``"generated"`` (the built-in generator), a benchmark of `BENCHMARKS` (from
     ``data_path`` or the hub), or ``"stad_release"`` (a local JSONL file of the official release,
-    whose steps and variants the ``oracle`` teacher then serves).
+    whose steps and variants the ``oracle`` teacher then serves). With ``skip_invalid`` bad lines
+    of a local file are collected in ``problems`` (each naming file, line and field) and skipped.
     """
     if source == "generated":
         return generate_tasks(n_tasks or 30, seed=seed, families=families, min_steps=min_steps,
@@ -36,6 +38,8 @@ def load_tasks(source: str, *, n_tasks: int | None = None, seed: int = 0, data_p
     if source == "stad_release":
         if not data_path:
             raise ValueError("source 'stad_release' needs data_path: a JSONL file of the official STaD release")
-        return sample(read_records(data_path, release_task), n_tasks or None, seed)
-    tasks = load_benchmark(source, data_path, keep_format_instruction=keep_format_instruction)
+        return sample(read_records(data_path, release_task, skip_invalid=skip_invalid, problems=problems),
+                      n_tasks or None, seed)
+    tasks = load_benchmark(source, data_path, keep_format_instruction=keep_format_instruction,
+                           skip_invalid=skip_invalid, problems=problems)
     return sample(tasks, n_tasks or None, seed)

@@ -1,0 +1,110 @@
+"""Client throughput against a latency-injecting OpenAI-compatible server on loopback.
+
+Compares, at the same concurrency, the project's streaming pool (`ModelClient.chat`: a new
+request starts as soon as any finishes) with the batch-barrier strategy of the authors'
+scripts (batches of 100 requests, each batch waiting for its slowest member), for a fixed
+and a long-tailed latency. Also reports, from a finished quickstart run, the model calls per
+task of the full ladder vs the "variants only when the original fails" policy, and the time
+of a fully cached re-run of the quickstart chain.
+
+    python benchmarks/throughput.py                  # N = 2,000 requests, concurrency 16
+    python benchmarks/throughput.py --requests 500 --skip-rerun
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from scripted_server import ScriptedServer  # noqa: E402
+
+from stad_utils import EndpointConfig, ModelClient  # noqa: E402
+
+
+def batch_barrier(client: ModelClient, prompts: list[str], batch_size: int) -> None:
+    """The authors' strategy: submit a batch, wait for all of it, then the next batch."""
+    with ThreadPoolExecutor(max_workers=client.endpoint.concurrency) as pool:
+        for start in range(0, len(prompts), batch_size):
+            list(pool.map(lambda p: client._call([{"role": "user", "content": p}], client.endpoint.sampling()),
+                          prompts[start:start + batch_size]))
+
+
+def measure(latency_name: str, latency, n_requests: int, concurrency: int, batch_size: int) -> dict:
+    rng = random.Random(0)
+    draws = [latency(rng) for _ in range(n_requests)]
+    mean = sum(draws) / len(draws)
+    queue = iter(draws)
+    with ScriptedServer(lambda messages: "ok", latency=lambda: next(queue, mean)) as server:
+        config = EndpointConfig(model="bench", base_url=server.base_url, concurrency=concurrency, max_retries=0)
+        prompts = [f"request {i}" for i in range(n_requests)]
+        started = time.perf_counter()
+        ModelClient(config, progress=False).chat(prompts)
+        streaming = time.perf_counter() - started
+    queue = iter(draws)
+    with ScriptedServer(lambda messages: "ok", latency=lambda: next(queue, mean)) as server:
+        config = EndpointConfig(model="bench", base_url=server.base_url, concurrency=concurrency, max_retries=0)
+        started = time.perf_counter()
+        batch_barrier(ModelClient(config, progress=False), prompts, batch_size)
+        barrier = time.perf_counter() - started
+    ideal = n_requests * mean / concurrency
+    return {"latency": latency_name, "mean_latency_s": round(mean, 4), "ideal_s": round(ideal, 2),
+            "streaming_s": round(streaming, 2), "batch_barrier_s": round(barrier, 2),
+            "streaming_vs_ideal": round(streaming / ideal, 2), "barrier_vs_ideal": round(barrier / ideal, 2)}
+
+
+def calls_per_task(run_dir: Path) -> dict | None:
+    """Model calls per task and model: the full ladder vs the authors' on-failure policy."""
+    from stad_utils import Verdict, read_records
+    from stad_utils.metrics import latest_verdicts
+
+    path = run_dir / "verdicts.jsonl"
+    if not path.exists():
+        return None
+    verdicts = latest_verdicts(read_records(path, Verdict.model_validate)).values()
+    per_task: dict[tuple[str, str], list] = {}
+    for v in verdicts:
+        per_task.setdefault((v.task_id, v.model), []).append(v)
+    full = [len(vs) for vs in per_task.values()]
+    on_failure = [len(vs) if any(v.variant == "original" and v.correct is False for v in vs) else 1
+                  for vs in per_task.values()]
+    return {"tasks_x_models": len(per_task), "full_ladder": round(sum(full) / len(full), 2),
+            "on_failure": round(sum(on_failure) / len(on_failure), 2)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--skip-rerun", action="store_true", help="do not time a cached re-run of the quickstart")
+    args = parser.parse_args(argv)
+    latencies = {
+        "fixed 50 ms": lambda rng: 0.05,
+        "long-tailed (lognormal, median 30 ms)": lambda rng: min(rng.lognormvariate(-3.5, 1.0), 2.0),
+    }
+    print(f"N = {args.requests} requests, concurrency {args.concurrency}, barrier batches of {args.batch_size}")
+    for name, latency in latencies.items():
+        print(json.dumps(measure(name, latency, args.requests, args.concurrency, args.batch_size)))
+    quickstart = ROOT / "results" / "quickstart"
+    print("model calls per task (quickstart):", json.dumps(calls_per_task(quickstart)))
+    if not args.skip_rerun and (quickstart / "summary.json").exists():
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "stad_utils.pipeline", "params/quickstart.yaml"], cwd=ROOT, check=True,
+                       capture_output=True)
+        usage = json.loads((quickstart / "usage.json").read_text())
+        print(f"fully cached re-run of the quickstart chain: {time.perf_counter() - started:.1f} s, "
+              f"model calls: {sum(u['calls'] for u in usage.values())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
