@@ -61,6 +61,24 @@ def measure(latency_name: str, latency, n_requests: int, concurrency: int, batch
             "streaming_vs_ideal": round(streaming / ideal, 2), "barrier_vs_ideal": round(barrier / ideal, 2)}
 
 
+def embedded_generation_speed(threads: list[int]) -> list[dict]:
+    """Seconds for the same six word problems (160 tokens at most) on the embedded server per thread count."""
+    from stad_utils.serving import embedded_model_path, llama_server
+
+    prompts = [f"Maya has {i} bags with 4 apples in each. She sells all of them for $3 each. "
+               "How many dollars does she make?" for i in range(2, 8)]
+    rows = []
+    for count in threads:
+        with llama_server(embedded_model_path(), alias="smollm2", n_threads=count) as url:
+            client = ModelClient(EndpointConfig(model="smollm2", base_url=url, max_tokens=160, concurrency=1,
+                                                extra_body={"repeat_penalty": 1.0}), progress=False)
+            started = time.perf_counter()
+            replies = client.chat(prompts)
+            rows.append({"n_threads": count, "seconds": round(time.perf_counter() - started, 1),
+                         "completion_tokens": sum(r.completion_tokens for r in replies)})
+    return rows
+
+
 def calls_per_task(run_dir: Path) -> dict | None:
     """Model calls per task and model: the full ladder vs the authors' on-failure policy."""
     from stad_utils import Verdict, read_records
@@ -96,13 +114,16 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(measure(name, latency, args.requests, args.concurrency, args.batch_size)))
     quickstart = ROOT / "results" / "quickstart"
     print("model calls per task (quickstart):", json.dumps(calls_per_task(quickstart)))
+    for row in embedded_generation_speed([1, 2]):
+        print("embedded SmolLM2 generation:", json.dumps(row))
     if not args.skip_rerun and (quickstart / "summary.json").exists():
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "stad_utils.pipeline", "params/quickstart.yaml"], cwd=ROOT, check=True,
                        capture_output=True)
         usage = json.loads((quickstart / "usage.json").read_text())
+        calls = sum(stats["calls"] for roles in usage.values() for models in roles.values() for stats in models.values())
         print(f"fully cached re-run of the quickstart chain: {time.perf_counter() - started:.1f} s, "
-              f"model calls: {sum(u['calls'] for u in usage.values())}")
+              f"model calls: {calls}")
     return 0
 
 

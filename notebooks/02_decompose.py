@@ -34,7 +34,8 @@ judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: d
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import Decomposition, RecordFile, RunPaths, Task, decompose, open_judge, open_teacher, read_records
+from stad_utils import (Decomposition, RecordFile, RunPaths, Task, decompose, open_judge, open_teacher, read_records,
+                        record_usage)
 from stad_utils.tables import decomposition_table
 
 paths = RunPaths(run_dir)
@@ -43,6 +44,7 @@ with open_teacher(teacher, cache_path=cache_path) as teaching, \
         open_judge(judge, cache_path=cache_path) as llm_judge:
     decompositions = RecordFile(paths.decompositions, Decomposition).extend(
         tasks, compute=lambda todo: decompose(todo, teaching, llm_judge))
+record_usage(paths, "02_decompose", {"teacher": teaching, "judge": llm_judge})
 kept = [d for d in decompositions if d.consistent]
 print(f"{len(kept)} of {len(decompositions)} decompositions pass the consistency filter")
 

@@ -36,7 +36,8 @@ judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: d
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import Decomposition, Ladder, RecordFile, RunPaths, build_ladders, open_judge, open_teacher, read_records
+from stad_utils import (Decomposition, Ladder, RecordFile, RunPaths, build_ladders, open_judge, open_teacher,
+                        read_records, record_usage)
 from stad_utils.tables import ladder_table
 
 paths = RunPaths(run_dir)
@@ -46,6 +47,7 @@ with open_teacher(teacher, cache_path=cache_path) as teaching, \
         open_judge(judge, cache_path=cache_path) as llm_judge:
     ladders = RecordFile(paths.ladders, Ladder).extend(
         consistent, compute=lambda todo: build_ladders(todo, teaching, llm_judge), key=lambda d: d.task.task_id)
+record_usage(paths, "03_scaffold", {"teacher": teaching, "judge": llm_judge})
 verified = [ladder for ladder in ladders if ladder.verified]
 print(f"{len(verified)} of {len(ladders)} ladders pass verification")
 

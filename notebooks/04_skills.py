@@ -33,17 +33,24 @@ distance_threshold: float = 0.3  # cosine distance below which clusters merge
 n_clusters: int = 0  # a fixed number of clusters instead of the threshold (0: use the threshold)
 skill_source: str = "cluster"  # name skills by "cluster" (the paper's method) or by known "label"
 skill_map_edits: str = ""  # an edited skill_map.csv whose skill names to re-apply ("" for none)
+namer: dict = {}  # an endpoint that names each cluster from its examples; empty: its characteristic words
+cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
 import pandas as pd
 
-from stad_utils import (Ladder, RunPaths, SkillMapper, apply_skill_table, label_agreement, map_skills,
-                        read_records, skill_map_table, threshold_stability)
+from stad_utils import (Ladder, RunPaths, SkillMapper, apply_skill_table, label_agreement, map_skills, open_client,
+                        read_records, record_usage, skill_map_table, threshold_stability)
+from stad_utils.skills import name_skills_with_llm, skill_examples
 
 paths = RunPaths(run_dir)
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
 mapper = SkillMapper(embedding_model, distance_threshold=distance_threshold, n_clusters=n_clusters or None)
 skills = map_skills(ladders, mapper, skill_source=skill_source)
+if namer:
+    with open_client(namer, cache_path=cache_path, role="namer") as naming_model:
+        skills = name_skills_with_llm(skills, naming_model)
+    record_usage(paths, "04_skills", {"namer": naming_model})
 if skill_map_edits:
     skills = apply_skill_table(skills, pd.read_csv(skill_map_edits))
 
@@ -57,7 +64,9 @@ print(f"{len(skills)} steps → {mapper.n_clusters_} skills, embedded with {mapp
 print(f"agreement of clusters with known labels (ARI): {label_agreement(skills)}")
 
 # %%
-skill_map_table(skills).groupby(["cluster", "skill"]).agg(steps=("step", "size"), labels=("label", lambda s: sorted(set(s.dropna())))).reset_index()
+examples = skill_examples(skills)
+examples.to_csv(paths.root / "skill_examples.csv", index=False)
+examples
 
 # %% [markdown]
 # How stable are the clusters? Agreement with the fitted clusters at neighbouring thresholds:

@@ -37,30 +37,28 @@ cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-import json
-
 from stad_utils import (Ladder, RunPaths, StepSkill, Verdict, evaluate, k_distribution, open_client, open_judge,
-                        outcomes, read_records)
+                        outcomes, read_records, record_usage)
 
 paths = RunPaths(run_dir)
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
 skills = read_records(paths.skills, StepSkill.model_validate)
-usage = {}
+models = []
 with open_judge(judge, cache_path=cache_path) as llm_judge:
     for target in targets:
         with open_client(target, cache_path=cache_path, role="target") as model:
             verdicts = evaluate(ladders, model, paths.verdicts, llm_judge=llm_judge, policy=policy)
-            usage[model.model] = model.usage.as_dict()
+        models.append(model)
         print(f"{model.model}: {len(verdicts)} verdicts, {sum(v.error is not None for v in verdicts)} errors; "
-              f"model calls this run: {usage[model.model]['calls']}, from cache: {usage[model.model]['cache_hits']}")
+              f"model calls this run: {model.usage.calls}, from cache: {model.usage.cache_hits}")
+record_usage(paths, "05_evaluate", {"target": models, "judge": llm_judge})
 results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)
 paths.outcomes.write_text("".join(o.model_dump_json() + "\n" for o in results))  # derived from verdicts
-paths.usage.write_text(json.dumps(usage, indent=2))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-{model: k_distribution(o for o in results if o.model == model) for model in usage}
+{model.model: k_distribution(o for o in results if o.model == model.model) for model in models}
 
 # %%
 # NBVAL_IGNORE_OUTPUT

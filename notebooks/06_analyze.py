@@ -30,6 +30,7 @@
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
 n_resamples: int = 1000  # bootstrap resamples for confidence intervals
+prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt": 2.5, "completion": 10}}
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -37,11 +38,14 @@ n_resamples: int = 1000  # bootstrap resamples for confidence intervals
 import json
 
 from stad_utils import Outcome, RunPaths, read_records, skill_table, summarize_run, written_report
+from stad_utils.analysis import usage_table
 from stad_utils.plots import plot_k_distribution, plot_skills, plot_success_by_level
 
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
 summary = summarize_run(results, n_resamples=n_resamples)
+usage = usage_table(json.loads(paths.usage.read_text()) if paths.usage.exists() else {}, prices)
+summary["usage"] = usage.to_dict(orient="records")
 paths.summary.write_text(json.dumps(summary, indent=2, default=float))
 paths.report.write_text(written_report(paths.root.name, summary, results))
 print(paths.report.read_text())
@@ -58,4 +62,4 @@ for name, figure in figures.items():
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-skill_table(results)  # all models together; per model in report.md
+usage  # model calls, cache hits, tokens and seconds per stage, role and model

@@ -15,7 +15,7 @@ from .roles import LLMJudge, open_judge, open_teacher
 from .serving import embedded_model_path, llama_server, open_client
 from .skills import BUNDLED_MODEL, SkillMapper, apply_skill_table, skill_map_table, label_agreement, map_skills, threshold_stability
 from .stages import build_ladders, decompose, evaluate, evaluation_items
-from .store import RecordError, RecordFile, RunPaths, read_records
+from .store import RecordError, RecordFile, RunPaths, read_records, record_usage
 from .tasks import generate_tasks
 from .teachers import OracleTeacher, Teacher
 
@@ -26,6 +26,6 @@ __all__ = [
     "bootstrap_ci", "build_ladders", "decompose", "embedded_model_path", "evaluate", "evaluation_items",
     "extract_answer", "generate_tasks", "is_non_monotonic", "judge_answers", "k_distribution", "label_agreement",
     "llama_server", "map_skills", "minimal_scaffolding_level", "open_client", "open_judge", "open_teacher",
-    "outcomes", "read_records", "skill_table", "success_by_level", "summarize", "summarize_run", "written_report",
+    "outcomes", "read_records", "record_usage", "skill_table", "success_by_level", "summarize", "summarize_run", "written_report",
     "threshold_stability", "weakness_profile",
 ]

@@ -13,20 +13,19 @@ Measures, per model (tasks with an undetermined k are excluded and counted):
   - ``blocking_rate``: share of occurrences inside the *needed scaffold*: steps 1…k for
     k > 0, every step for k = −1 (no scaffold sufficed), none for k = 0.
 
-Confidence intervals resample whole tasks (a task's variants are not independent).
+Confidence intervals resample whole tasks (a task's variants are not independent); in
+``summary.json`` every per-skill rate has ``_low``/``_high`` bounds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from .metrics import k_distribution
 from .records import Outcome
-
-Statistic = Callable[[pd.DataFrame], float]
 
 
 def outcome_frame(items: Sequence[Outcome]) -> pd.DataFrame:
@@ -77,24 +76,64 @@ def skill_table(items: Sequence[Outcome]) -> pd.DataFrame:
     return table[columns].sort_values("blocking_rate", ascending=False).reset_index()
 
 
-def bootstrap_ci(frame: pd.DataFrame, statistic: Statistic, *, n_resamples: int = 1000, level: float = 0.95,
+def skill_table_with_ci(items: Sequence[Outcome], *, n_resamples: int = 1000, level: float = 0.95,
+                        seed: int = 0) -> pd.DataFrame:
+    """`skill_table` with percentile intervals (``<measure>_low``/``_high``) from resampling whole tasks.
+
+    Each resample weights the tasks by how often they were drawn, so the per-skill sums of all
+    resamples come from one matrix product instead of recomputing the table.
+    """
+    table = skill_table(items)
+    steps = step_frame(items)
+    if table.empty:
+        return table
+    steps["row"] = steps.groupby(["task_id", "model"], sort=False).ngroup()
+    skills = table["skill"].tolist()
+    column = steps["skill"].map({skill: i for i, skill in enumerate(skills)})
+    n_rows = steps["row"].max() + 1
+
+    def per_task(values: pd.Series) -> np.ndarray:
+        matrix = np.zeros((n_rows, len(skills)))
+        np.add.at(matrix, (steps["row"].to_numpy(), column.to_numpy()), values.to_numpy(dtype=float))
+        return matrix
+
+    answered = steps["isolated_correct"].notna()
+    sums = {"occurrences": per_task(pd.Series(1.0, index=steps.index)),
+            "answered": per_task(answered.astype(float)),
+            "isolated": per_task(steps["isolated_correct"].fillna(False).astype(float)),
+            "composed": per_task(steps["composed"].astype(float)),
+            "needed": per_task(steps["in_needed_scaffold"].astype(float))}
+    rng = np.random.default_rng(seed)
+    weights = np.stack([np.bincount(rng.integers(0, n_rows, n_rows), minlength=n_rows) for _ in range(n_resamples)])
+    totals = {name: weights @ matrix for name, matrix in sums.items()}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        draws = {"isolated_accuracy": totals["isolated"] / totals["answered"],
+                 "composed_success": totals["composed"] / totals["occurrences"],
+                 "blocking_rate": totals["needed"] / totals["occurrences"]}
+    draws["composition_gap"] = draws["isolated_accuracy"] - draws["composed_success"]
+    tail = (1 - level) / 2 * 100
+    for measure, values in draws.items():
+        low, high = np.nanpercentile(values, [tail, 100 - tail], axis=0)
+        table[f"{measure}_low"] = low
+        table[f"{measure}_high"] = high
+    return table
+
+
+def bootstrap_ci(values: Sequence[float] | np.ndarray, *, n_resamples: int = 1000, level: float = 0.95,
                  seed: int = 0) -> tuple[float, float]:
-    """Percentile interval of ``statistic`` over resamples of the rows (tasks) of ``frame``."""
-    if frame.empty:
+    """Percentile interval of the mean of per-task ``values`` over resamples of the tasks.
+
+    >>> bootstrap_ci([1.0] * 10)
+    (1.0, 1.0)
+    """
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
         return (float("nan"), float("nan"))
     rng = np.random.default_rng(seed)
-    values = [statistic(frame.iloc[rng.integers(0, len(frame), len(frame))]) for _ in range(n_resamples)]
+    means = values[rng.integers(0, values.size, (n_resamples, values.size))].mean(axis=1)
     tail = (1 - level) / 2 * 100
-    low, high = np.nanpercentile(values, [tail, 100 - tail])
+    low, high = np.percentile(means, [tail, 100 - tail])
     return float(low), float(high)
-
-
-def _accuracy_original(frame: pd.DataFrame) -> float:
-    return float((frame["k"] == 0).mean())
-
-
-def _accuracy_scaffolded(frame: pd.DataFrame) -> float:
-    return float((frame["k"] >= 0).mean())
 
 
 def success_by_level(items: Sequence[Outcome]) -> list[float | None]:
@@ -111,13 +150,15 @@ def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 
     """The headline numbers of one model's run, as written to ``summary.json``."""
     frame = outcome_frame(items)
     determined = frame[frame["k"].notna()] if not frame.empty else frame
-    skills = skill_table(items)
+    skills = skill_table_with_ci([o for o in items if o.k is not None], n_resamples=n_resamples, seed=seed)
 
-    def with_ci(statistic: Statistic) -> dict[str, float | list[float]]:
-        if determined.empty:
+    ks = determined["k"] if not determined.empty else pd.Series(dtype=float)
+
+    def with_ci(indicator: pd.Series) -> dict[str, float | list[float] | None]:
+        if indicator.empty:
             return {"value": None, "ci95": [None, None]}
-        return {"value": statistic(determined),
-                "ci95": list(bootstrap_ci(determined, statistic, n_resamples=n_resamples, seed=seed))}
+        return {"value": float(indicator.mean()),
+                "ci95": list(bootstrap_ci(indicator, n_resamples=n_resamples, seed=seed))}
 
     counts = k_distribution(items)
     n = int(len(determined))
@@ -127,9 +168,10 @@ def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 
         "n_errors": int(frame["n_errors"].sum()) if not frame.empty else 0,
         "k_distribution": counts,
         "k_share": {k: c / n for k, c in counts.items()} if n else {},
+        "k_share_ci95": {k: list(bootstrap_ci(ks == int(k), n_resamples=n_resamples, seed=seed)) for k in counts},
         "categories": frame["category"].value_counts().to_dict() if not frame.empty else {},
-        "accuracy_original": with_ci(_accuracy_original),
-        "accuracy_scaffolded": with_ci(_accuracy_scaffolded),
+        "accuracy_original": with_ci(ks == 0),
+        "accuracy_scaffolded": with_ci(ks >= 0),
         "success_by_level": success_by_level(items),
         "non_monotonic": int(frame["non_monotonic"].sum()) if not frame.empty else 0,
         "per_skill": skills.set_index("skill").to_dict(orient="index") if not skills.empty else {},
@@ -180,3 +222,20 @@ def written_report(run: str, summary: dict, items: Sequence[Outcome]) -> str:
         table = skill_table([o for o in items if o.model == model])
         parts.append(f"## {model}\n\n{numbers['weakness_profile']}\n\n{table.to_markdown(index=False, floatfmt='.2f')}\n")
     return "\n".join(parts)
+
+
+def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
+    """Calls, tokens, seconds and (with a price table) cost per stage, role and model.
+
+    ``usage`` is ``usage.json`` (``{stage: {role: {model: stats}}}``); ``prices`` maps a model to
+    ``{"prompt": USD per million prompt tokens, "completion": USD per million completion tokens}``.
+    """
+    rows = [{"stage": stage, "role": role, "model": model, **stats}
+            for stage, roles in usage.items() for role, models in roles.items() for model, stats in models.items()]
+    table = pd.DataFrame(rows, columns=["stage", "role", "model", "calls", "cache_hits", "errors", "prompt_tokens",
+                                        "completion_tokens", "seconds"])
+    if prices:
+        rate = table["model"].map(lambda m: prices.get(m, {}))
+        table["cost_usd"] = (table["prompt_tokens"] * rate.map(lambda r: r.get("prompt", float("nan")))
+                             + table["completion_tokens"] * rate.map(lambda r: r.get("completion", float("nan")))) / 1e6
+    return table

@@ -73,13 +73,9 @@ def outcomes(ladders: Sequence[Ladder], verdicts: Iterable[Verdict], skills: Seq
             asked = asked_by_task.get((ladder.task_id, model))
             if not asked:
                 continue
-
-            def correct(variant: str, level: int) -> bool | None:
-                verdict = by_key.get((ladder.task_id, model, variant, level))
-                return None if verdict is None else verdict.correct
-
-            curve = [correct("original", 0)] + [correct("scaffold", j) for j in range(1, ladder.n_steps)]
-            isolated = [correct("isolated", i) for i in range(1, ladder.n_steps + 1)]
+            answered = {(v.variant, v.level): v.correct for v in asked}
+            curve = [answered.get(("original", 0))] + [answered.get(("scaffold", j)) for j in range(1, ladder.n_steps)]
+            isolated = [answered.get(("isolated", i)) for i in range(1, ladder.n_steps + 1)]
             result.append(Outcome(
                 task_id=ladder.task_id, model=model, source=ladder.task.source, n_steps=ladder.n_steps,
                 skills=[step_skill.get((ladder.task_id, i), "unmapped") for i in range(1, ladder.n_steps + 1)],

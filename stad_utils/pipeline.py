@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -166,9 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="start", choices=STAGES, help="run this stage and the ones after it")
     parser.add_argument("--results-dir", help="where run folders go (default: the params' results_dir or results/)")
     parser.add_argument("--fresh", action="store_true", help="delete the run folder first (the cache is kept)")
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument("--no-cache", action="store_true", help="bypass the response cache (call every model)")
+    cache.add_argument("--refresh-cache", action="store_true", help="call every model and overwrite cached responses")
     parser.add_argument("--set", action="append", default=[], metavar="STAGE.NAME=VALUE",
                         help="override a stage parameter, e.g. --set 01_tasks.n_tasks=5 (VALUE is read as YAML)")
     args = parser.parse_args(argv)
+    if args.no_cache or args.refresh_cache:
+        os.environ["STAD_CACHE"] = "off" if args.no_cache else "refresh"  # read by every stage's kernel
     stages = args.stage or (list(STAGES[STAGES.index(args.start):]) if args.start else None)
     started = time.perf_counter()
     try:

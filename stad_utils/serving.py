@@ -66,7 +66,8 @@ def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_thr
                     break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"llama.cpp server not ready after {ready_timeout_s} s:\n{_tail(log.name)}")
+                    raise TimeoutError(
+                        f"llama.cpp server not ready after {ready_timeout_s} s:\n{_tail(log.name)}") from None
                 time.sleep(0.2)
         yield base_url
     finally:
@@ -93,13 +94,20 @@ def open_client(
 ) -> Iterator[ModelClient]:
     """A client for ``endpoint``, starting (and afterwards stopping) the embedded server if needed.
 
+    The environment variable ``STAD_CACHE`` switches the response cache: ``use`` (default),
+    ``off`` (bypass it) or ``refresh`` (call the model and overwrite the entries).
+
     Examples
     --------
     >>> with open_client({"kind": "embedded", "model": "smollm2-135m-instruct"}) as target:  # doctest: +SKIP
     ...     print(target.chat(["What is 2 + 3?"])[0].text)
     """
     config = EndpointConfig.model_validate(endpoint)
-    cache = ResponseCache(cache_path) if cache_path else None
+    mode = os.environ.get("STAD_CACHE", "use")  # "use", "off" (bypass) or "refresh" (call and overwrite)
+    if mode not in ("use", "off", "refresh"):
+        raise ValueError(f"STAD_CACHE={mode!r}: use 'use', 'off' or 'refresh'")
+    cache = ResponseCache(cache_path) if cache_path and mode != "off" else None
+    refresh_cache = refresh_cache or mode == "refresh"
     try:
         if config.kind == "embedded":
             with llama_server(embedded_model_path(), alias=config.model) as url:

@@ -182,3 +182,42 @@ def apply_skill_table(skills: Sequence[StepSkill], table: pd.DataFrame) -> list[
     """Take the ``skill`` names of an edited table (matched on task_id and step)."""
     edited = {(row.task_id, int(row.step)): str(row.skill) for row in table.itertuples()}
     return [s.model_copy(update={"skill": edited.get((s.task_id, s.step), s.skill)}) for s in skills]
+
+
+def skill_examples(skills: Sequence[StepSkill], n_examples: int = 3) -> pd.DataFrame:
+    """Skill → number of steps and a few example step descriptions (the other direction of the mapping)."""
+    table = skill_map_table(skills)
+    if table.empty:
+        return pd.DataFrame(columns=["skill", "steps", "examples"])
+    return (table.groupby("skill")
+            .agg(steps=("step", "size"), examples=("description", lambda d: list(dict.fromkeys(d))[:n_examples]))
+            .sort_values("steps", ascending=False).reset_index())
+
+
+def name_skills_with_llm(skills: Sequence[StepSkill], client, n_examples: int = 8) -> list[StepSkill]:
+    """Rename each cluster by asking a model for a short skill name from its example steps.
+
+    Clusters whose name cannot be obtained keep their characteristic-word name.
+    """
+    from .structured import ask_json
+
+    clusters = sorted({s.cluster for s in skills})
+    examples = {c: list(dict.fromkeys(s.description for s in skills if s.cluster == c))[:n_examples] for c in clusters}
+    names = ask_json(client, [render_name_prompt(examples[c]) for c in clusters], _skill_name, schema_name="skill",
+                     schema={"type": "object", "required": ["skill"], "properties": {"skill": {"type": "string"}}},
+                     desc="skill namer", temperature=0.0, max_tokens=40)
+    by_cluster = {c: name for c, name in zip(clusters, names) if not name.startswith(("unusable", "no reply"))}
+    return [s.model_copy(update={"skill": by_cluster.get(s.cluster, s.skill)}) for s in skills]
+
+
+def render_name_prompt(examples: list[str]) -> str:
+    from .structured import render
+
+    return render("name_skill", examples=examples)
+
+
+def _skill_name(obj: dict) -> str:
+    name = str(obj["skill"]).strip().lower()
+    if not name or len(name.split()) > 8:
+        raise ValueError("the skill name must be a few words")
+    return name

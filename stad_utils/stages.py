@@ -183,3 +183,26 @@ def evaluate(
         ask([(ladder, item) for ladder in failed for item in evaluation_items(ladder, original=False)],
             f"target {target.model}, variants")
     return [v for v in latest_verdicts(store.read()).values() if v.model == target.model]
+
+
+def decomposition_agreement(candidate: Sequence[Decomposition], reference: Sequence[Decomposition]) -> "pd.DataFrame":
+    """How a teacher's decompositions compare with reference ones (e.g. an LLM teacher vs GSM8K's solutions).
+
+    One row per task both have: step counts, whether both passed the consistency filter, and the
+    share of the reference's step answers that also appear among the candidate's step answers
+    (compared by value with the judge's deterministic stage).
+    """
+    import pandas as pd
+
+    by_id = {d.task_id: d for d in reference}
+    rows = []
+    for mine in candidate:
+        theirs = by_id.get(mine.task_id)
+        if theirs is None:
+            continue
+        matched = [any(judge_answers([(m.answer, t.answer, None)])[0].correct for m in mine.steps) for t in theirs.steps]
+        rows.append({"task_id": mine.task_id, "steps": len(mine.steps), "reference_steps": len(theirs.steps),
+                     "both_consistent": mine.consistent and theirs.consistent,
+                     "reference_answers_found": sum(matched) / len(matched) if matched else None})
+    return pd.DataFrame(rows, columns=["task_id", "steps", "reference_steps", "both_consistent",
+                                       "reference_answers_found"])

@@ -171,3 +171,23 @@ class RunPaths:
         self.html = self.root / "report.html"  # the executed analysis notebooks, readable without a kernel
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"
+
+
+def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dict:
+    """Write the usage of this stage's model clients into ``usage.json``.
+
+    ``clients`` maps a role to a client, a list of clients, or an object holding one in
+    ``.client`` (a teacher, a judge); anything without a client (the oracle teacher, no judge)
+    is skipped. The file holds ``{stage: {role: {model: {calls, cache_hits, errors, tokens,
+    seconds}}}}``; re-running a stage replaces its entry.
+    """
+    usage = json.loads(paths.usage.read_text()) if paths.usage.exists() else {}
+    entry: dict[str, dict] = {}
+    for role, holders in clients.items():
+        for holder in holders if isinstance(holders, list) else [holders]:
+            client = getattr(holder, "client", holder)
+            if client is not None and hasattr(client, "usage"):
+                entry.setdefault(role, {})[client.model] = client.usage.as_dict()
+    usage[stage] = entry
+    paths.usage.write_text(json.dumps(usage, indent=2))
+    return entry

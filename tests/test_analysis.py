@@ -2,7 +2,6 @@
 
 import math
 
-import pandas as pd
 import pytest
 
 from stad_utils import Outcome, bootstrap_ci, skill_table, success_by_level, summarize, weakness_profile
@@ -43,6 +42,11 @@ def test_summary_numbers():
     assert 0 <= low <= 0.75 <= high <= 1
     assert summary["categories"] == {"independent": 1, "learnable": 2, "intractable": 1}
     assert success_by_level(CASES) == [0.25, 0.5, 1.0]
+    low, high = summary["k_share_ci95"]["0"]
+    assert 0 <= low <= 0.25 <= high <= 1
+    add = summary["per_skill"]["add"]
+    assert add["blocking_rate_low"] <= add["blocking_rate"] == 0.75 <= add["blocking_rate_high"]
+    assert add["isolated_accuracy_low"] == add["isolated_accuracy_high"] == 1.0  # right in every resample
     profile = weakness_profile(summary)
     assert profile.startswith("Of 4 tasks, the model solves 25% as asked and 75% once enough steps are given")
     # div: solved alone every time (1/1) but its one task is never solved as asked: the largest gap
@@ -66,8 +70,17 @@ def test_all_solved_and_all_failed():
     assert summarize(failed, n_resamples=20)["accuracy_scaffolded"] == {"value": 0.0, "ci95": [0.0, 0.0]}
 
 
-def test_bootstrap_resamples_rows():
-    frame = pd.DataFrame({"x": [0, 1] * 50})
-    low, high = bootstrap_ci(frame, lambda f: f["x"].mean(), n_resamples=500)
-    assert 0.35 < low < 0.5 < high < 0.65
-    assert all(math.isnan(v) for v in bootstrap_ci(frame.iloc[:0], lambda f: 0.0))
+def test_bootstrap_resamples_tasks():
+    low, high = bootstrap_ci([0, 1] * 50, n_resamples=500)
+    assert 0.35 < low < 0.5 < high < 0.65  # binomial standard error 0.05: about ±0.1
+    assert all(math.isnan(v) for v in bootstrap_ci([]))
+
+
+def test_usage_and_cost():
+    from stad_utils.analysis import usage_table
+
+    usage = {"05_evaluate": {"target": {"a": {"calls": 2, "cache_hits": 1, "errors": 0, "prompt_tokens": 1_000_000,
+                                              "completion_tokens": 500_000, "seconds": 3.0}}}}
+    table = usage_table(usage, {"a": {"prompt": 2.0, "completion": 10.0}})
+    assert table.loc[0, "cost_usd"] == 7.0 and table.loc[0, "role"] == "target"
+    assert usage_table({}).empty

@@ -6,11 +6,12 @@ import re
 import pytest
 
 from stad_utils import Ladder, Verdict, build_ladders, decompose, read_records
+from stad_utils.stages import decomposition_agreement
 from stad_utils.pipeline import run_pipeline
 from stad_utils.roles import open_teacher
 from stad_utils.store import RunPaths
 from stad_utils.tasks import load_benchmark
-from stad_utils.teachers import gsm8k_solution_steps, template_variants
+from stad_utils.teachers import template_variants
 from helpers import REASK, SEGMENT, role_of, scripted_gsm8k_roles
 from scripted_server import ScriptedServer
 
@@ -105,6 +106,13 @@ def test_gsm8k_solution_teacher_on_the_real_test_set(shared_data):
     assert len(consistent) == 1178
     assert all(d.steps[-1].answer.replace(",", "").rstrip("0").rstrip(".") in d.task.answer for d in consistent)
     assert {s.skill for d in consistent for s in d.steps} >= {"addition", "subtraction", "multiplication", "division"}
+    # the reference compared with itself, and with a teacher that drops the first step
+    agreement = decomposition_agreement(consistent[:50], consistent[:50])
+    assert (agreement["steps"] == agreement["reference_steps"]).all()
+    assert (agreement["reference_answers_found"] == 1.0).all()
+    shortened = [d.model_copy(update={"steps": d.steps[1:]}) for d in consistent[:50] if len(d.steps) == 2]
+    partial = decomposition_agreement(shortened, consistent[:50])
+    assert len(partial) > 5 and (partial["reference_answers_found"] <= 0.5).all()
     steps = consistent[0].steps
     scaffolds, isolated = template_variants(consistent[0].task, steps)
     assert len(scaffolds) == len(steps) - 1 and "Result: 9" in scaffolds[0] and len(isolated) == len(steps)

@@ -54,12 +54,14 @@ def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
     assert len(list(paths.notebooks.glob("*.ipynb"))) == 7
     html = paths.html.read_text()
     assert html.count("data:image/png;base64") >= 8 and comparison["statement"][:40] in html
-    usage = json.loads(paths.usage.read_text())
+    usage = json.loads(paths.usage.read_text())["05_evaluate"]["target"]
+    assert set(usage) == {"plain", "answer-line"}
     assert all(u["calls"] + u["cache_hits"] == questions and u["errors"] == 0 for u in usage.values())
+    assert {row["role"] for row in json.loads(paths.summary.read_text())["usage"]} == {"target"}
 
     # one stage again: answered from the cache and the verdict file, no duplicate records
     run_pipeline(params, stages=["05_evaluate"])
-    assert all(u["calls"] == 0 for u in json.loads(paths.usage.read_text()).values())
+    assert all(u["calls"] == 0 for u in json.loads(paths.usage.read_text())["05_evaluate"]["target"].values())
     assert len(read_records(paths.verdicts, Verdict.model_validate)) == 2 * questions
 
 
@@ -75,3 +77,17 @@ def test_a_failing_stage_names_its_cell_and_notebook(tmp_path, capsys):
         run_pipeline(params, stages=["01_tasks", "02_decompose"])
     assert main([str(params), "--from", "02_decompose"]) == 1
     assert "02_decompose.ipynb" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_gsm8k_teacher_free_on_real_items_with_the_local_model(shared_data, tmp_path):
+    run_dir = run_pipeline("params/gsm8k_local.yaml", results_dir=tmp_path, overrides={
+        "01_tasks": {"data_path": str(shared_data), "n_tasks": 3, "seed": 1},
+        "05_evaluate": {"targets": [{**TARGET, "max_tokens": 64}]}, "06_analyze": {"n_resamples": 50}},
+        stages=["01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate", "06_analyze"])
+    paths = RunPaths(run_dir)
+    ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
+    assert ladders and all(ladder.task.source == "gsm8k" and ladder.teacher == "gsm8k_solution" for ladder in ladders)
+    verdicts = read_records(paths.verdicts, Verdict.model_validate)
+    assert len(verdicts) == sum(2 * ladder.n_steps for ladder in ladders) and not any(v.error for v in verdicts)
+    assert json.loads(paths.summary.read_text())["models"]["plain"]["n_tasks"] == len(ladders)

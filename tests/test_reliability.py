@@ -99,3 +99,19 @@ def test_no_secret_reaches_any_output(shared_data, tmp_path, monkeypatch):
     for path in files:
         data = path.read_bytes()
         assert secret.encode() not in data and b"Bearer" not in data, path
+
+
+def test_an_llm_names_the_skill_clusters():
+    from stad_utils import StepSkill
+    from stad_utils.skills import name_skills_with_llm
+
+    def namer(messages):
+        text = messages[-1]["content"]
+        return '{"skill": "Clock Arithmetic"}' if "- Add minutes" in text else "I would call it maths"
+
+    skills = [StepSkill(task_id=f"t{i}", step=1, description=d, label=None, cluster=c, skill=f"words {c}")
+              for i, (d, c) in enumerate([("Add minutes to a clock time.", 0), ("Add an hour to a clock time.", 0),
+                                          ("Multiply the groups.", 1)])]
+    with ScriptedServer(namer) as server:
+        named = name_skills_with_llm(skills, ModelClient(EndpointConfig(model="namer", base_url=server.base_url)))
+    assert [s.skill for s in named] == ["clock arithmetic", "clock arithmetic", "words 1"]  # unusable → kept
