@@ -275,8 +275,9 @@ class ModelClient:
         bar.close()
         results = []
         for index, key in enumerate(keys):
-            result = unique[key] if first_of[key] == index else replace(unique[key], cached=True)
-            if first_of[key] != index:
+            result = unique[key]
+            if first_of[key] != index and result.ok:  # a repeat answered by the first request: a cache hit
+                result = replace(result, cached=True)
                 self.usage.add(result)
             results.append(result)
         return results

@@ -177,13 +177,13 @@ def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict
     """Counts of suspicious variants and outcomes (each a place to look, not proof of a fault).
 
     * ``possible_leakage``: ladders with a scaffold, or an isolated question before the last,
-      that already states the final answer;
+      that states the final answer although the original question does not;
     * ``non_monotonic``: outcomes solved at some level and failed at a higher one;
     * ``solved_but_steps_failed``: outcomes solved as asked (k = 0) with an isolated step
       failed, which questions the teacher's step answers or the isolated wording.
     """
-    leaking = [ladder.task_id for ladder in ladders
-               if any(_mentions(text, ladder.task.answer) for text in ladder.scaffolds + ladder.isolated[:-1])]
+    leaking = [ladder.task_id for ladder in ladders if not _mentions(ladder.task.question, ladder.task.answer)
+               and any(_mentions(text, ladder.task.answer) for text in ladder.scaffolds + ladder.isolated[:-1])]
     return {
         "possible_leakage": len(leaking), "leaking_tasks": leaking[:20],
         "non_monotonic": sum(o.non_monotonic for o in items),

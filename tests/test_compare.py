@@ -85,8 +85,11 @@ def test_validity_checks():
     leaking.scaffolds[0] = "She has 18 eggs already?"
     clean = ladder("clean", 3, answer="18")
     clean.scaffolds[0] = "She has 180 eggs or 1.18 of them?"
+    coincidence = ladder("coincidence", 3, answer="3")  # the answer is already a number of the question
+    coincidence.task.question = "She has 3 bags and 2 friends?"
+    coincidence.isolated[0] = "She has 3 bags?"
     items = [outcome("m", "a", ["x", "y"], [False, True], [True, True]),
              outcome("m", "b", ["x", "y"], [True, False], [True, False])]
-    checks = validity_checks([leaking, clean], items)
+    checks = validity_checks([leaking, clean, coincidence], items)
     assert checks["possible_leakage"] == 1 and checks["leaking_tasks"] == ["leak"]
     assert checks["non_monotonic"] == 1 and checks["solved_but_steps_failed"] == 1
