@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from stad_utils import (EndpointConfig, ModelClient, Verdict, build_ladders, decompose, evaluate,
+from stad_utils import (EndpointConfig, Ladder, ModelClient, Verdict, build_ladders, decompose, evaluate,
                         evaluation_items, read_records)
 from stad_utils.pipeline import run_pipeline
 from stad_utils.roles import LLMJudge
@@ -115,3 +115,41 @@ def test_an_llm_names_the_skill_clusters():
     with ScriptedServer(namer) as server:
         named = name_skills_with_llm(skills, ModelClient(EndpointConfig(model="namer", base_url=server.base_url)))
     assert [s.skill for s in named] == ["clock arithmetic", "clock arithmetic", "words 1"]  # unusable → kept
+
+
+@pytest.mark.slow
+def test_kill_9_in_the_middle_of_evaluation_then_resume(tmp_path):
+    """SIGKILL the runner (and its kernel) mid-stage; the re-run repeats no call and duplicates no record."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from stad_utils.store import RunPaths
+
+    with ScriptedServer(deterministic_reply, latency=lambda: 0.05) as server:
+        target = {"name": "scripted", "model": "scripted", "base_url": server.base_url, "concurrency": 2}
+        params = tmp_path / "params.yaml"
+        params.write_text(json.dumps({
+            "run": "killed", "results_dir": str(tmp_path / "results"), "cache": str(tmp_path / "cache.sqlite"),
+            "stages": {"01_tasks": {"n_tasks": 12, "seed": 6}, "05_evaluate": {"targets": [target]}}}))
+        command = [sys.executable, "-m", "stad_utils.pipeline", str(params), "--from", "05_evaluate"]
+        run_pipeline(params, stages=["01_tasks", "02_decompose", "03_scaffold", "04_skills"])
+        runner = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while len(server.requests) < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(runner.pid, signal.SIGKILL)  # the runner, papermill's kernel and everything they started
+        runner.wait()
+        asked_before_kill = len(server.requests)
+        assert 20 <= asked_before_kill
+        subprocess.run(command, check=True, capture_output=True)
+    paths = RunPaths(tmp_path / "results" / "killed")
+    ladders = read_records(paths.ladders, Ladder.model_validate)
+    distinct = len({prompt for ladder in ladders for _, _, prompt, _ in evaluation_items(ladder)})
+    assert asked_before_kill < distinct  # it really was killed before the end
+    assert len(server.requests) <= distinct + 2  # at most the calls in flight at the kill are asked again
+    verdicts = read_records(paths.verdicts, Verdict.model_validate)
+    keys = [(v.task_id, v.variant, v.level) for v in verdicts]
+    assert len(keys) == len(set(keys)) == sum(2 * ladder.n_steps for ladder in ladders)
