@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+import pandas as pd
+
 from .judge import LLMJudgeFn, judge_answers
 from .metrics import latest_verdicts
 from .records import Decomposition, Ladder, LevelCheck, Task, Verdict
@@ -185,7 +187,7 @@ def evaluate(
     return [v for v in latest_verdicts(store.read()).values() if v.model == target.model]
 
 
-def decomposition_agreement(candidate: Sequence[Decomposition], reference: Sequence[Decomposition]) -> "pd.DataFrame":
+def decomposition_agreement(candidate: Sequence[Decomposition], reference: Sequence[Decomposition]) -> pd.DataFrame:
     """How a teacher's decompositions compare with reference ones (e.g. an LLM teacher vs GSM8K's solutions).
 
     One row per task both have: step counts, whether both passed the consistency filter, and the
