@@ -168,7 +168,8 @@ def evaluate(
         )
         store.append(
             Verdict(task_id=ladder.task_id, model=target.model, variant=variant, level=level, prompt=prompt,
-                    reference=reference, response=reply.text, error=reply.error, extracted=judgement.extracted,
+                    reference=reference, response=reply.text, extracted=judgement.extracted,
+                    error=reply.error or (f"judge: {judgement.explanation}" if judgement.decided_by == "error" else None),
                     correct=judgement.correct, decided_by=judgement.decided_by, latency_s=reply.latency_s,
                     cached=reply.cached)
             for (ladder, (variant, level, prompt, reference)), reply, judgement in zip(items, replies, judgements)
