@@ -199,14 +199,14 @@ def name_skills_with_llm(skills: Sequence[StepSkill], client, n_examples: int = 
 
     Clusters whose name cannot be obtained keep their characteristic-word name.
     """
-    from .structured import ask_json
+    from .structured import Failure, ask_json
 
     clusters = sorted({s.cluster for s in skills})
     examples = {c: list(dict.fromkeys(s.description for s in skills if s.cluster == c))[:n_examples] for c in clusters}
     names = ask_json(client, [render_name_prompt(examples[c]) for c in clusters], _skill_name, schema_name="skill",
                      schema={"type": "object", "required": ["skill"], "properties": {"skill": {"type": "string"}}},
                      desc="skill namer", temperature=0.0, max_tokens=40)
-    by_cluster = {c: name for c, name in zip(clusters, names) if not name.startswith(("unusable", "no reply"))}
+    by_cluster = {c: name for c, name in zip(clusters, names) if not isinstance(name, Failure)}
     return [s.model_copy(update={"skill": by_cluster.get(s.cluster, s.skill)}) for s in skills]
 
 

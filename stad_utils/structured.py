@@ -20,6 +20,14 @@ class Unavailable(str):
     """
 
 
+class Unusable(str):
+    """Why a model's reply could not be used (no JSON, wrong shape) after the bounded re-asks."""
+
+
+Failure = (Unavailable, Unusable)
+"""The two ways `ask_json` can fail for an item; test with ``isinstance(result, Failure)``."""
+
+
 @cache
 def prompt_template(name: str) -> jinja2.Template:
     """A prompt of the package (``stad_utils/prompts/<name>.jinja``)."""
@@ -72,8 +80,8 @@ def ask_json(client, prompts: Sequence[str], validate: Callable[[dict], T], *, s
     """Ask each prompt for a JSON object and ``validate`` it (raising `ValueError` with the problem).
 
     An unusable reply is answered with the problem and asked again, at most ``max_reasks``
-    times; then the item's result is a string saying what was wrong. A reply that never
-    came (server error) is an `Unavailable` string.
+    times; then the item's result is an `Unusable` string saying what was wrong. A reply that
+    never came (server error) is an `Unavailable` string.
     """
     fmt = response_format(getattr(client.endpoint, "json_mode", "none"), schema_name, schema)
     conversations: list[list[dict]] = [[{"role": "user", "content": prompt}] for prompt in prompts]
@@ -92,7 +100,7 @@ def ask_json(client, prompts: Sequence[str], validate: Callable[[dict], T], *, s
                     raise ValueError("no JSON object found")
                 results[i] = validate(parsed)
             except (ValueError, TypeError, KeyError) as exc:
-                results[i] = f"unusable {schema_name} output after {attempt} attempt(s): {exc}"
+                results[i] = Unusable(f"unusable {schema_name} output after {attempt} attempt(s): {exc}")
                 conversations[i] = conversations[i] + [
                     {"role": "assistant", "content": reply.text},
                     {"role": "user", "content": render("reask", problem=str(exc))},

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .records import Step, Task
-from .structured import Unavailable, ask_json, render
+from .structured import Failure, Unavailable, ask_json, render
 
 
 class Teacher(Protocol):
@@ -201,15 +201,15 @@ class LLMTeacher:
                               _segments, "segments", _SEGMENTS_SCHEMA, self.step_tokens)
         segmented = [f"{len(s)} steps (at most {self.max_steps})" if isinstance(s, list) and len(s) > self.max_steps
                      else s for s in segmented]  # dropped as in the paper, without solving them
-        ready = [i for i, s in enumerate(segmented) if not isinstance(s, str)]
+        ready = [i for i, s in enumerate(segmented) if isinstance(s, list)]
         solved = {i: None for i in ready}
         for index, answers in zip(ready, self._solve_segments([tasks[i] for i in ready], [segmented[i] for i in ready])):
             solved[index] = answers
         results: list[list[Step] | str] = []
         for i, segments in enumerate(segmented):
-            if isinstance(segments, str):
+            if not isinstance(segments, list):
                 results.append(segments)
-            elif isinstance(solved[i], str):
+            elif isinstance(solved[i], Failure):
                 results.append(solved[i])
             else:
                 results.append([Step(description=str(seg["segment"]).strip(), skill=str(seg.get("skill") or "") or None,
@@ -242,8 +242,7 @@ class LLMTeacher:
         written = self._ask(prompts, _question, "question", _QUESTION_SCHEMA, self.rewrite_tokens)
         grouped: list[dict[str, list[str]]] = [{"scaffold": [], "isolated": [], "problems": []} for _ in items]
         for (index, kind), text in zip(owners, written):
-            is_problem = isinstance(text, str) and (isinstance(text, Unavailable) or text.startswith("unusable"))
-            grouped[index]["problems" if is_problem else kind].append(text)
+            grouped[index]["problems" if isinstance(text, Failure) else kind].append(text)
         results: list[tuple[list[str], list[str]] | str] = []
         for group in grouped:
             problems = group["problems"]
