@@ -31,7 +31,11 @@ from stad_utils import EndpointConfig, ModelClient  # noqa: E402
 
 
 def batch_barrier(client: ModelClient, prompts: list[str], batch_size: int) -> None:
-    """The authors' strategy: submit a batch, wait for all of it, then the next batch."""
+    """The authors' strategy: submit a batch, wait for all of it, then the next batch.
+
+    Each request goes through the client's own request path (``_call``: the same SDK call and
+    retries), so only the scheduling differs from `ModelClient.chat`.
+    """
     with ThreadPoolExecutor(max_workers=client.endpoint.concurrency) as pool:
         for start in range(0, len(prompts), batch_size):
             list(pool.map(lambda p: client._call([{"role": "user", "content": p}], client.endpoint.sampling()),

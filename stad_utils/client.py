@@ -289,7 +289,7 @@ class ModelClient:
         else:
             result = self._call(messages, params)
             if result.ok and self.cache is not None:
-                self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params}, _storable(result))
+                self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params}, storable(result))
         self.usage.add(result)
         bar.update(1)
         return result
@@ -345,6 +345,6 @@ _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "respons
                   "frequency_penalty", "logprobs", "top_logprobs"}
 
 
-def _storable(result: ChatResult) -> dict[str, Any]:
+def storable(result: ChatResult) -> dict[str, Any]:
     return {"text": result.text, "latency_s": result.latency_s, "prompt_tokens": result.prompt_tokens,
             "completion_tokens": result.completion_tokens}

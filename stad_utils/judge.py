@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .records import AnswerFormat
+from .structured import parse_json_object
 
 
 @dataclass(frozen=True)
@@ -53,15 +54,17 @@ def last_boxed(text: str) -> str | None:
 
 
 def _last_json_object(text: str) -> dict | None:
-    """The last flat JSON (or Python-style) object in the text."""
+    """The last JSON object in the text, or else the last flat Python-style dict (ToT labels use both)."""
+    found = parse_json_object(text)
+    if found is not None:
+        return found
     for match in reversed(list(re.finditer(r"\{[^{}]*\}", text))):
-        for loader in (json.loads, ast.literal_eval):
-            try:
-                obj = loader(match.group(0))
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if isinstance(obj, dict):
-                return obj
+        try:
+            obj = ast.literal_eval(match.group(0))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(obj, dict):
+            return obj
     return None
 
 

@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .client import ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages
+from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
+                     storable)
 
 
 def embedded_model_path() -> Path:
@@ -171,9 +172,7 @@ class VLLMEngineClient:
                                     completion_tokens=len(output.outputs[0].token_ids))
             if self.cache:
                 self.cache.put(keys[i], self.endpoint.model, {"messages": conversations[i], "params": params},
-                               {"text": results[i].text, "latency_s": elapsed,
-                                "prompt_tokens": results[i].prompt_tokens,
-                                "completion_tokens": results[i].completion_tokens})
+                               storable(results[i]))
         for result in results:
             self.usage.add(result)
         return results
