@@ -47,8 +47,8 @@ def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_thr
                  ready_timeout_s: float = 120) -> Iterator[str]:
     """Serve a GGUF model with ``llama_cpp.server`` on loopback; yields the ``/v1`` base URL.
 
-    ``n_threads`` defaults to every core: the server's own default (half of them) generated
-    1.5 times slower on 2 cores here (benchmarked: 17.0 s vs 11.3 s for the same 928 tokens).
+    ``n_threads`` defaults to every core: with the server's own default (half of them) the same
+    928 tokens took 19.3 s instead of 13.9 s on 2 cores (``python benchmarks/throughput.py``).
     """
     port = free_port()
     log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)
@@ -117,7 +117,7 @@ def open_client(
                 yield ModelClient(config.model_copy(update={"base_url": url, "extra_body": extra}),
                                   cache, role, refresh_cache)
         elif config.kind == "vllm":
-            yield VLLMEngineClient(config, cache, role)
+            yield VLLMEngineClient(config, cache, role, refresh_cache)
         else:
             yield ModelClient(config, cache, role, refresh_cache)
     finally:
@@ -133,10 +133,11 @@ class VLLMEngineClient:
     hub id or a local path, loaded once per client.
     """
 
-    def __init__(self, endpoint: EndpointConfig, cache: ResponseCache | None = None, role: str = "model"):
+    def __init__(self, endpoint: EndpointConfig, cache: ResponseCache | None = None, role: str = "model",
+                 refresh_cache: bool = False):
         from vllm import LLM  # optional dependency
 
-        self.endpoint, self.cache, self.role = endpoint, cache, role
+        self.endpoint, self.cache, self.role, self.refresh_cache = endpoint, cache, role, refresh_cache
         self.usage = UsageStats()
         self._llm = LLM(model=endpoint.model, seed=endpoint.seed or 0, **endpoint.extra_body)
 
@@ -151,7 +152,7 @@ class VLLMEngineClient:
         params = {**self.endpoint.sampling(), **overrides}
         conversations = [as_messages(p, self.endpoint.system_prompt) for p in prompts]
         keys = [ResponseCache.key(self.endpoint.model, c, params) for c in conversations]
-        stored = [self.cache.get(k) if self.cache else None for k in keys]
+        stored = [self.cache.get(k) if self.cache and not self.refresh_cache else None for k in keys]
         todo = [i for i, s in enumerate(stored) if s is None]
         sampling = SamplingParams(temperature=params["temperature"], max_tokens=params["max_tokens"],
                                   seed=params["seed"])

@@ -195,8 +195,6 @@ def decomposition_agreement(candidate: Sequence[Decomposition], reference: Seque
     share of the reference's step answers that also appear among the candidate's step answers
     (compared by value with the judge's deterministic stage).
     """
-    import pandas as pd
-
     by_id = {d.task_id: d for d in reference}
     rows = []
     for mine in candidate:

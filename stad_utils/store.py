@@ -164,7 +164,7 @@ class RunPaths:
         self.skill_map = self.root / "skill_map.csv"  # 04_skills: the editable step → skill table
         self.verdicts = self.root / "verdicts.jsonl"  # 05_evaluate: Verdict
         self.outcomes = self.root / "outcomes.jsonl"  # 05_evaluate: Outcome (derived from verdicts)
-        self.usage = self.root / "usage.json"  # 05_evaluate: calls, cache hits, tokens, seconds per model
+        self.usage = self.root / "usage.json"  # every stage with a model: calls, cache hits, tokens, seconds
         self.summary = self.root / "summary.json"  # 06_analyze
         self.report = self.root / "report.md"  # 06_analyze: the written summary
         self.comparison = self.root / "comparison.json"  # 07_compare: paired tests and validity checks
