@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import openai
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) inside notebooks
 
@@ -47,7 +47,9 @@ class EndpointConfig(BaseModel):
     stored in a params file, a notebook, the cache or the results.
     """
 
-    kind: Literal["openai", "embedded", "vllm"] = "openai"
+    model_config = ConfigDict(extra="forbid")  # a misspelt key (``max_token``) is an error, not silently ignored
+
+    kind: Literal["openai", "embedded", "vllm", "simulated"] = "openai"
     model: str
     name: str | None = None  # the label in records and figures (default: the model); tells two settings apart
     system_prompt: str | None = None  # None: one user turn and no system prompt, as in the paper
@@ -56,14 +58,19 @@ class EndpointConfig(BaseModel):
     api_key_env: str | None = None
     concurrency: int = Field(4, ge=1)  # requests in flight per replica
     temperature: float = 0.0
-    max_tokens: int = 1024
-    seed: int | None = 0
+    top_p: float | None = None  # None: the server's default (1.0 on every engine we know)
+    max_tokens: int = 1024  # for original questions (the authors' test script: 1,024)
+    max_tokens_variants: int | None = None  # for scaffold, isolated and placebo questions (authors: 2,000); None: max_tokens
+    n_samples: int = Field(1, ge=1)  # replies per question (repeated trials); 1 at temperature 0 is the paper's protocol
+    seed: int | None = 0  # sample s is sent with seed + s, so repeated samples differ at temperature > 0
     timeout_s: float = 300.0
     max_retries: int = 5  # per request, after the first attempt
     max_retry_s: float = 600.0  # give up retrying a request after this long
     extra_body: dict[str, Any] = {}  # engine-specific sampling fields, e.g. llama.cpp's repeat_penalty
     # How to ask for JSON: "none", "json_object", "json_schema" (OpenAI, vLLM) or "llama_schema" (llama.cpp)
     json_mode: Literal["none", "json_object", "json_schema", "llama_schema"] = "none"
+    n_servers: int | None = None  # embedded only: single-thread llama.cpp servers to start (None: one per core)
+    simulation: dict[str, Any] = {}  # simulated only: see `stad_utils.simulate.SimulatedTarget`
 
     @property
     def label(self) -> str:
@@ -89,7 +96,12 @@ class EndpointConfig(BaseModel):
         return key
 
     def sampling(self) -> dict[str, Any]:
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+        params = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+        return params if self.top_p is None else {**params, "top_p": self.top_p}
+
+    def variant_tokens(self) -> int:
+        """The token limit for scaffold, isolated and placebo questions."""
+        return self.max_tokens_variants or self.max_tokens
 
 
 @dataclass(frozen=True)
@@ -98,6 +110,7 @@ class ChatResult:
 
     text: str | None
     error: str | None = None
+    finish_reason: str | None = None  # "stop", "length" (cut off by max_tokens), … as the server said
     cached: bool = False
     latency_s: float = 0.0
     prompt_tokens: int = 0
@@ -313,6 +326,7 @@ class ModelClient:
         usage = completion.usage
         return ChatResult(
             text,
+            finish_reason=choice.finish_reason,
             latency_s=time.perf_counter() - started,
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
@@ -346,5 +360,5 @@ _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "respons
 
 
 def storable(result: ChatResult) -> dict[str, Any]:
-    return {"text": result.text, "latency_s": result.latency_s, "prompt_tokens": result.prompt_tokens,
-            "completion_tokens": result.completion_tokens}
+    return {"text": result.text, "finish_reason": result.finish_reason, "latency_s": result.latency_s,
+            "prompt_tokens": result.prompt_tokens, "completion_tokens": result.completion_tokens}

@@ -18,7 +18,23 @@ from pydantic import BaseModel, Field
 AnswerFormat = Literal["number", "clock", "duration", "date", "latex", "list", "set", "record", "text"]
 """How a gold answer is written, which decides how the judge compares it."""
 
-VariantKind = Literal["original", "scaffold", "isolated"]
+VariantKind = Literal["original", "scaffold", "isolated", "placebo"]
+"""``placebo`` j: as long as scaffold j, stating j true but useless facts (a control, see `stad_utils.placebo`)."""
+
+JudgeOutcome = Literal["correct", "wrong", "undecided", "no_answer", "error"]
+"""What the judge made of one reply.
+
+* ``correct`` / ``wrong``: the committed answer equals / differs from the reference in value;
+* ``undecided``: the reply commits to something no stage could decide (a hedge, two answers,
+  a form without a comparator, and no LLM judge); kept out of k like an error, and counted;
+* ``no_answer``: the reply commits to no answer at all (a wrong answer; ``truncated`` tells
+  whether ``max_tokens`` cut it off);
+* ``error``: no reply could be obtained, or the LLM judge gave no usable verdict; never wrong.
+"""
+
+LadderPolicy = Literal["full", "on_failure"]
+"""Which questions the target is asked: ``full`` (every level), or ``on_failure`` (the authors'
+scripts: scaffold and isolated variants only for tasks whose original was failed)."""
 
 
 class Step(BaseModel):
@@ -82,6 +98,7 @@ class Ladder(BaseModel):
     steps: list[Step]
     scaffolds: list[str]
     isolated: list[str]
+    placebos: list[str] = []  # placebos[j-1]: level j's control, the length of scaffold j, no step solved
     verification: list[LevelCheck] = []
     verified: bool = True
     drop_reason: str | None = None
@@ -107,38 +124,61 @@ class StepSkill(BaseModel):
 
 
 class Verdict(BaseModel):
-    """One question put to the target and the judge's decision on its answer (stage 05).
+    """One question put to the target and the judge's decision on its reply (stage 05).
 
-    ``level`` is the scaffold level *j* for originals (0) and scaffolds, and the step
-    number *i* for isolated questions. ``correct`` is ``None`` when no answer could be
-    obtained (``error`` says why): such items are never scored as wrong.
+    ``level`` is the scaffold (or placebo) level *j* for originals (0) and scaffolds, and the
+    step number *i* for isolated questions; ``sample`` numbers repeated trials (0 … n−1).
+    ``outcome`` is the judge's verdict (see `JudgeOutcome`); ``correct`` is ``True`` for
+    ``correct``, ``False`` for ``wrong`` and ``no_answer``, and ``None`` when the reply could
+    not be obtained or judged (``error``) or no stage could decide it (``undecided``): such
+    items are never scored as wrong.
     """
 
     task_id: str
     model: str
     variant: VariantKind
     level: int
+    sample: int = 0
     prompt: str
     reference: str
     response: str | None
     error: str | None = None
     extracted: str | None = None
+    outcome: JudgeOutcome | None = None  # None only in files written before outcomes existed
     correct: bool | None
-    decided_by: str  # "deterministic", "math_verify", "llm_judge", "no_answer" or "error"
+    decided_by: str  # "deterministic", "math_verify", "llm_judge", "none" (undecided / no answer) or "error"
+    explanation: str = ""  # the deciding stage's reason, in a few words
+    judge_version: str = ""  # which judge wrote this verdict (`stad_utils.judge.JUDGE_VERSION` + LLM judge model)
+    finish_reason: str | None = None  # "stop", "length" (cut off by max_tokens), … as the server reported it
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    truncated: bool = False  # the reply was cut off by max_tokens
+    policy: LadderPolicy = "full"
+    simulated: bool = False  # written by a simulated target (`kind: simulated`), not by a model
     latency_s: float | None = None
     cached: bool = False
 
 
 class Outcome(BaseModel):
-    """A task's success curve over scaffold levels and its minimal scaffolding level k (stage 05)."""
+    """A task's success curve over scaffold levels and its minimal scaffolding level k (stage 05).
+
+    One outcome per (task, model, sample). Entries of ``curve``, ``isolated`` and ``placebo``
+    are ``None`` where there is no decided verdict: not asked (``policy``), an error, or undecided.
+    """
 
     task_id: str
     model: str
     source: str
     n_steps: int
     skills: list[str]
-    curve: list[bool | None]  # success at level j = 0…K−1, None where no answer was obtained
+    curve: list[bool | None]  # success at level j = 0…K−1
     isolated: list[bool | None]  # success on step i = 1…K asked alone
-    k: int | None  # 0, j > 0, −1 (intractable) or None (undetermined because of errors)
+    placebo: list[bool | None] = []  # success on placebo level j = 1…K−1 (empty when not asked)
+    k: int | None  # 0, j > 0, −1 (intractable) or None (undetermined: an error or undecided verdict on the way)
     non_monotonic: bool  # solved at some level but failed at a higher one
     n_errors: int
+    n_undecided: int = 0
+    truncated: list[bool] = []  # per curve level: the reply was cut off by max_tokens
+    sample: int = 0
+    policy: LadderPolicy = "full"
+    simulated: bool = False
