@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test notebooks benchmark clean
+.PHONY: install demo test lab check notebooks benchmark clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,14 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# JupyterLab on the stage notebooks, with this environment's kernel.
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/
+
+# Validate every committed params file without running anything.
+check: $(STAMP)
+	for params in params/*.yaml params/paper/*.yaml; do $(BIN)/python -m stad_utils.pipeline $$params --check || exit 1; done
 
 # Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format) and re-execute them
 # on their default parameters, so that the outputs nbval compares are current.

@@ -163,9 +163,13 @@ class ResponseCache:
         self._db.commit()
 
     @staticmethod
-    def key(model: str, messages: Messages, params: dict[str, Any]) -> str:
-        blob = json.dumps({"model": model, "messages": messages, "params": params}, sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()
+    def key(model: str, messages: Messages, params: dict[str, Any], sample: int = 0) -> str:
+        """A hash of the request; the sample index enters only from the second sample on, so that
+        caches written before repeated trials existed still answer sample 0."""
+        request = {"model": model, "messages": messages, "params": params}
+        if sample:
+            request["sample"] = sample
+        return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
     def get(self, key: str) -> dict | None:
         with self._lock:
@@ -212,6 +216,10 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}" + (f" (HTTP {status})" if status else "") + f": {str(exc)[:300]}"
 
 
+class EndpointUnavailable(RuntimeError):
+    """An endpoint did not answer the preflight request for its models (names the URL and the error)."""
+
+
 class ModelClient:
     """Chat completions for one role (teacher, judge or target) on one model.
 
@@ -223,11 +231,17 @@ class ModelClient:
     refresh_cache : call the model even on a cache hit, and overwrite the entry.
     progress : show a progress bar per batch.
 
+    Every request, whichever thread sends it, waits for one of ``concurrency × replicas``
+    slots, so several stages or targets sharing a client never overload its endpoint; two
+    identical requests in flight at the same time are sent once.
+
     Examples
     --------
     >>> client = ModelClient(EndpointConfig(model="m", base_url="http://127.0.0.1:8000/v1"))  # doctest: +SKIP
     >>> [r.text for r in client.chat(["What is 2 + 3?"])]                                      # doctest: +SKIP
     ['5']
+    >>> client.chat_one("What is 2 + 3?", sample=1).text   # a second sample: its own cache entry  # doctest: +SKIP
+    '5'
     """
 
     def __init__(
@@ -244,18 +258,41 @@ class ModelClient:
         self.role = role
         self.refresh_cache = refresh_cache
         self.usage = UsageStats()
-        urls = endpoint.replica_urls()
+        self.urls = endpoint.replica_urls()
         key = endpoint.api_key()
         self._replicas = [
-            openai.OpenAI(base_url=url, api_key=key, timeout=endpoint.timeout_s, max_retries=0) for url in urls
+            openai.OpenAI(base_url=url, api_key=key, timeout=endpoint.timeout_s, max_retries=0) for url in self.urls
         ]
-        self._in_flight = [0] * len(urls)
+        self._in_flight = [0] * len(self.urls)
         self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(endpoint.concurrency * len(self.urls))
+        self._pending: dict[str, _Pending] = {}
 
     @property
     def model(self) -> str:
         """The label of this model setting in records (the endpoint's ``name``, else its model)."""
         return self.endpoint.label
+
+    def request(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
+                **overrides: Any) -> tuple[str, Messages, dict[str, Any]]:
+        """The cache key, messages and parameters of one request.
+
+        ``overrides`` replace sampling parameters of the endpoint (``temperature``, ``max_tokens``,
+        ``seed``, ``top_p``). Sample *s* > 0 of a question is its own cache entry, sent with seed + *s*
+        (so that repeated samples at temperature > 0 differ); sample 0 is the plain request.
+        """
+        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.extra_body}
+        if sample and params.get("seed") is not None:
+            params["seed"] += sample
+        if response_format is not None:
+            params["response_format"] = response_format
+        messages = as_messages(prompt, self.endpoint.system_prompt)
+        return ResponseCache.key(self.endpoint.model, messages, params, sample), messages, params
+
+    def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
+                 **overrides: Any) -> ChatResult:
+        """Answer one prompt (blocking; safe to call from many threads at once)."""
+        return self._one(*self.request(prompt, sample=sample, response_format=response_format, **overrides))
 
     def chat(
         self,
@@ -263,48 +300,56 @@ class ModelClient:
         *,
         desc: str | None = None,
         response_format: dict | None = None,
+        sample: int = 0,
         **overrides: Any,
     ) -> list[ChatResult]:
-        """Answer each prompt (a user message, or a full message list); results keep the order.
-
-        ``overrides`` replace sampling parameters of the endpoint (``temperature``,
-        ``max_tokens``, ``seed``) for these calls.
-        """
-        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.extra_body}
-        if response_format is not None:
-            params["response_format"] = response_format
-        conversations = [as_messages(p, self.endpoint.system_prompt) for p in prompts]
-        keys = [ResponseCache.key(self.endpoint.model, messages, params) for messages in conversations]
-        first_of = {}  # identical requests in one batch are sent once (they would all miss the cache)
-        for index, key in enumerate(keys):
-            first_of.setdefault(key, index)
-        workers = self.endpoint.concurrency * len(self._replicas)
-        bar = tqdm(total=len(first_of), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False,
+        """Answer each prompt (a user message, or a full message list); results keep the order."""
+        requests = [self.request(p, sample=sample, response_format=response_format, **overrides) for p in prompts]
+        bar = tqdm(total=len(requests), desc=desc or f"{self.role} ({self.model})", unit="call", leave=False,
                    disable=not self.progress)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {key: pool.submit(self._one, key, conversations[index], params, bar)
-                       for key, index in first_of.items()}
-            unique = {key: future.result() for key, future in futures.items()}
+
+        def answer(request: tuple[str, Messages, dict[str, Any]]) -> ChatResult:
+            result = self._one(*request)
+            bar.update(1)
+            return result
+
+        # The pool only feeds requests; the slots bound what is really in flight.
+        with ThreadPoolExecutor(max_workers=len(self._replicas) * self.endpoint.concurrency) as pool:
+            results = list(pool.map(answer, requests))
         bar.close()
-        results = []
-        for index, key in enumerate(keys):
-            result = unique[key]
-            if first_of[key] != index and result.ok:  # a repeat answered by the first request: a cache hit
-                result = replace(result, cached=True)
-                self.usage.add(result)
-            results.append(result)
         return results
 
-    def _one(self, key: str, messages: Messages, params: dict[str, Any], bar) -> ChatResult:
-        stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
-        if stored is not None:
-            result = ChatResult(**stored, cached=True)
-        else:
-            result = self._call(messages, params)
-            if result.ok and self.cache is not None:
-                self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params}, storable(result))
-        self.usage.add(result)
-        bar.update(1)
+    def _one(self, key: str, messages: Messages, params: dict[str, Any]) -> ChatResult:
+        with self._lock:
+            pending = self._pending.get(key)
+            first = pending is None
+            if first:
+                pending = self._pending[key] = _Pending()
+        if not first:  # the same request is in flight: share its answer
+            pending.done.wait()
+            result = pending.result
+            if result.ok:
+                result = replace(result, cached=True)
+                self.usage.add(result)
+            return result
+        try:
+            stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
+            if stored is not None:
+                result = from_cache(stored, params)
+            else:
+                result = self._call(messages, params)
+                if result.ok and self.cache is not None:
+                    self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params},
+                                   storable(result))
+            self.usage.add(result)
+        except BaseException as exc:
+            result = ChatResult(None, error=_describe(exc))
+            raise
+        finally:
+            pending.result = result
+            pending.done.set()
+            with self._lock:
+                del self._pending[key]
         return result
 
     def _call(self, messages: Messages, params: dict[str, Any]) -> ChatResult:
@@ -316,7 +361,8 @@ class ModelClient:
             reraise=True,
         )
         try:
-            completion = retrying(self._send, messages, params)
+            with self._slots:
+                completion = retrying(self._send, messages, params)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded error, never a crash
             return ChatResult(None, error=_describe(exc), latency_s=time.perf_counter() - started)
         choice = completion.choices[0] if completion.choices else None
@@ -346,6 +392,31 @@ class ModelClient:
             with self._lock:
                 self._in_flight[replica] -= 1
 
+    def preflight(self, timeout_s: float = 10.0) -> list[dict[str, Any]]:
+        """Ask every replica for its models before any work starts; fail fast naming the URL.
+
+        Returns, per replica, its URL, the model ids it serves and its ``Server`` header (for the
+        run manifest). Raises `EndpointUnavailable` if a replica does not answer.
+        """
+        served = []
+        for url, replica in zip(self.urls, self._replicas):
+            try:
+                raw = replica.with_options(timeout=timeout_s).models.with_raw_response.list()
+            except Exception as exc:  # noqa: BLE001 - any failure means the endpoint is unusable
+                raise EndpointUnavailable(f"{self.role} endpoint {url} ({self.endpoint.model}) is not answering: "
+                                          f"{_describe(exc)}") from None
+            served.append({"url": url, "models": [m.id for m in raw.parse().data],
+                           "server": raw.headers.get("server")})
+        return served
+
+
+@dataclass
+class _Pending:
+    """A request in flight, which identical requests wait for instead of sending it again."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    result: ChatResult | None = None
+
 
 def as_messages(prompt: str | Messages, system_prompt: str | None = None) -> Messages:
     """A chat from a prompt: one user turn (after an optional system prompt), or the messages given."""
@@ -357,6 +428,15 @@ def as_messages(prompt: str | Messages, system_prompt: str | None = None) -> Mes
 
 _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "response_format", "presence_penalty",
                   "frequency_penalty", "logprobs", "top_logprobs"}
+
+
+def from_cache(stored: dict[str, Any], params: dict[str, Any]) -> ChatResult:
+    """A cached reply. Entries written before finish reasons were stored get one back from their
+    token count: a reply exactly ``max_tokens`` long was cut off ("length"), a shorter one ended."""
+    if "finish_reason" not in stored and stored.get("completion_tokens"):
+        limit = params.get("max_tokens")
+        stored = {**stored, "finish_reason": "length" if limit and stored["completion_tokens"] >= limit else "stop"}
+    return ChatResult(**stored, cached=True)
 
 
 def storable(result: ChatResult) -> dict[str, Any]:

@@ -3,17 +3,14 @@
     python -m stad_utils.pipeline params/quickstart.yaml                # the whole chain
     python -m stad_utils.pipeline params/quickstart.yaml --stage 05_evaluate   # one stage again
     python -m stad_utils.pipeline params/quickstart.yaml --from 04_skills      # from a stage on
+    python -m stad_utils.pipeline params/quickstart.yaml --check        # validate, run nothing
 
-A params file names the run and gives each stage's notebook parameters::
-
-    run: quickstart
-    stages:
-      01_tasks: {source: generated, n_tasks: 30}
-      05_evaluate: {target: {kind: embedded, model: smollm2-135m-instruct}}
-
-Every stage reads and writes ``results/<run>/`` (see `RunPaths`); the executed notebooks
-land in ``results/<run>/notebooks/``. Stages resume: what a stage already wrote is kept
-and not recomputed, and model calls are answered from the response cache.
+The params file format is described in `stad_utils.params`. Every stage reads and writes
+``results/<run>/`` (see `RunPaths`); the executed notebooks land in
+``results/<run>/notebooks/`` and ``manifest.json`` records how the run was made. Stages
+resume: what a stage already wrote is kept and not recomputed, and model calls are answered
+from the response cache. Before any stage runs, every remote endpoint the chosen stages use is
+asked for its models, so a server that is down fails the run at once, naming its URL.
 """
 
 from __future__ import annotations
@@ -28,21 +25,11 @@ from pathlib import Path
 
 import yaml
 
+from .manifest import stage_finished, start_manifest
+from .params import NOTEBOOKS, STAGES, check_params, load_params, notebook_parameters, resolve_paths
+from .params import _endpoint_blocks as endpoint_blocks
+from .client import EndpointUnavailable
 from .store import RunPaths
-
-STAGES = ("01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate", "06_analyze", "07_compare")
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-
-
-def load_params(path: Path | str) -> dict:
-    with open(path, encoding="utf-8") as handle:
-        params = yaml.safe_load(handle) or {}
-    unknown = set(params.get("stages", {})) - set(STAGES)
-    if unknown:
-        raise ValueError(f"{path}: unknown stage(s) {sorted(unknown)}; stages are {list(STAGES)}")
-    if "run" not in params:
-        raise ValueError(f"{path}: missing field 'run' (the name of the results folder)")
-    return params
 
 
 class StageFailed(RuntimeError):
@@ -65,17 +52,6 @@ def kernel_for_this_python(name: str = "stad-python") -> str:
     return name
 
 
-def notebook_parameters(notebook: Path, stage: str, given: dict) -> dict:
-    """The parameters to inject: the ones the notebook declares; an unknown name is an error (a typo)."""
-    import papermill as pm
-
-    declared = pm.inspect_notebook(str(notebook))
-    unknown = set(given) - set(declared) - {"run_dir", "cache_path"}
-    if unknown:
-        raise ValueError(f"stage {stage} has no parameter(s) {sorted(unknown)}; it takes {sorted(declared)}")
-    return {name: value for name, value in given.items() if name in declared}
-
-
 def run_pipeline(
     params_path: Path | str,
     *,
@@ -93,11 +69,12 @@ def run_pipeline(
     import papermill as pm
 
     params = load_params(params_path)
-    for stage, values in (overrides or {}).items():
+    overrides = resolve_paths({"stages": overrides or {}}, Path.cwd())["stages"]  # typed relative to here
+    for stage, values in overrides.items():
         if stage not in STAGES:
             raise ValueError(f"unknown stage {stage!r} in overrides; stages are {list(STAGES)}")
         params.setdefault("stages", {}).setdefault(stage, {}).update(values)
-    results = Path(results_dir or params.get("results_dir", "results")).resolve()
+    results = Path(results_dir or params.get("results_dir") or Path(params_path).resolve().parent / "results").resolve()
     run_dir = results / params["run"]
     if fresh and run_dir.exists():
         shutil.rmtree(run_dir)
@@ -106,28 +83,52 @@ def run_pipeline(
     cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
     (run_dir / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     chosen = stages or list(STAGES)
+    stage_params = {stage: notebook_parameters(stage, {**(params.get("stages", {}).get(stage) or {}),
+                                                       "run_dir": str(run_dir), "cache_path": str(cache_path)},
+                                               notebooks_dir)
+                    for stage in chosen}  # a misspelt parameter stops the run before anything is computed
+    endpoints = preflight({stage: params.get("stages", {}).get(stage) or {} for stage in chosen})
+    start_manifest(paths.manifest, params, endpoints, chosen)
     timings = json.loads((run_dir / "timings.json").read_text()) if (run_dir / "timings.json").exists() else {}
     kernel = kernel_for_this_python()
     for number, stage in enumerate(chosen, start=1):
         notebook = Path(notebooks_dir) / f"{stage}.ipynb"
-        stage_params = notebook_parameters(notebook, stage, {**params.get("stages", {}).get(stage, {}),
-                                                             "run_dir": str(run_dir), "cache_path": str(cache_path)})
         output = paths.notebooks / f"{stage}.ipynb"
         print(f"[{number}/{len(chosen)}] {stage} …", flush=True)
         started = time.perf_counter()
         try:
-            pm.execute_notebook(notebook, output, parameters=stage_params, cwd=str(notebooks_dir),
+            pm.execute_notebook(notebook, output, parameters=stage_params[stage], cwd=str(notebooks_dir),
                                 progress_bar=False, kernel_name=kernel)
         except pm.PapermillExecutionError as exc:
             raise StageFailed(
                 f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {exc.evalue}).\n"
                 f"Open {output} to see the cell and its traceback."
             ) from None
+        stage_finished(paths.manifest, stage, last=number == len(chosen))
         timings[stage] = round(time.perf_counter() - started, 1)
         print(f"      done in {timings[stage]} s", flush=True)
-    (run_dir / "timings.json").write_text(json.dumps(timings, indent=2))
+        (run_dir / "timings.json").write_text(json.dumps(timings, indent=2))
     write_html_report(paths)
     return run_dir
+
+
+def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
+    """Ask every remote endpoint of these stages for its models; what each serves, for the manifest.
+
+    Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
+    model and simulated targets need no server yet (their servers start with their stage).
+    """
+    from .client import EndpointConfig, ModelClient
+
+    served: dict[str, list[dict]] = {}
+    for stage, values in stage_params.items():
+        for where, block in endpoint_blocks(stage, values):
+            config = EndpointConfig.model_validate(block)
+            if config.kind == "openai":
+                served[where] = ModelClient(config, role=where).preflight()
+            else:
+                served[where] = [{"kind": config.kind, "model": config.model}]
+    return served
 
 
 def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare")) -> Path | None:
@@ -170,9 +171,15 @@ def main(argv: list[str] | None = None) -> int:
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument("--no-cache", action="store_true", help="bypass the response cache (call every model)")
     cache.add_argument("--refresh-cache", action="store_true", help="call every model and overwrite cached responses")
+    parser.add_argument("--check", action="store_true",
+                        help="validate the params file (stages, parameters, endpoints, paths) and run nothing")
     parser.add_argument("--set", action="append", default=[], metavar="STAGE.NAME=VALUE",
                         help="override a stage parameter, e.g. --set 01_tasks.n_tasks=5 (VALUE is read as YAML)")
     args = parser.parse_args(argv)
+    if args.check:
+        report = check_params(args.params)
+        print(f"{args.params}: {report}")
+        return 0 if report.ok else 1
     if args.no_cache or args.refresh_cache:
         os.environ["STAD_CACHE"] = "off" if args.no_cache else "refresh"  # read by every stage's kernel
     stages = args.stage or (list(STAGES[STAGES.index(args.start):]) if args.start else None)
@@ -180,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh,
                                overrides=parse_overrides(args.set))
-    except (StageFailed, ValueError, FileNotFoundError) as exc:
+    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(f"finished in {time.perf_counter() - started:.0f} s; results in {run_dir}")

@@ -14,15 +14,16 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
-                     storable)
+                     from_cache, storable)
 
 
 def embedded_model_path() -> Path:
@@ -43,46 +44,108 @@ def free_port() -> int:
 
 
 @contextmanager
-def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_threads: int | None = None,
+def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_threads: int = 1,
                  ready_timeout_s: float = 120) -> Iterator[str]:
     """Serve a GGUF model with ``llama_cpp.server`` on loopback; yields the ``/v1`` base URL.
 
-    ``n_threads`` defaults to every core: with the server's own default (half of them) the same
-    928 tokens took 19.3 s instead of 13.9 s on 2 cores (``python benchmarks/throughput.py``).
+    The server runs under `stad_utils._orphan_guard`, so it exits when this process dies,
+    even by SIGKILL.
     """
-    port = free_port()
-    log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path), "--model_alias", alias,
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
-               "--n_threads", str(n_threads or os.cpu_count() or 1)]
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
+    with llama_servers(model_path, alias=alias, n_servers=1, n_ctx=n_ctx, n_threads=n_threads,
+                       ready_timeout_s=ready_timeout_s) as urls:
+        yield urls[0]
+
+
+@contextmanager
+def llama_servers(model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
+                  n_threads: int = 1, ready_timeout_s: float = 120) -> Iterator[list[str]]:
+    """Start ``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core).
+
+    llama.cpp's server answers one request at a time, and a 135M model does not keep two
+    threads busy: on the same 12 prompts two 1-thread servers produced 114 tokens/s against
+    81 tokens/s for one 2-thread server (issue #11; ``python benchmarks/throughput.py`` measures
+    it again). The clients spread requests over the returned base URLs as replicas.
+    """
+    n_servers = n_servers or os.cpu_count() or 1
+    started: list[tuple[subprocess.Popen, str, str]] = []
     try:
+        for _ in range(n_servers):
+            port = free_port()
+            log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)
+            log.close()
+            command = [sys.executable, "-m", "stad_utils._orphan_guard", str(os.getpid()), "llama_cpp.server",
+                       "--model", str(model_path), "--model_alias", alias, "--host", "127.0.0.1",
+                       "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(n_threads)]
+            with open(log.name, "wb") as sink:
+                process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+            started.append((process, f"http://127.0.0.1:{port}/v1", log.name))
         deadline = time.monotonic() + ready_timeout_s
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"llama.cpp server exited with code {process.returncode}:\n{_tail(log.name)}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(
-                        f"llama.cpp server not ready after {ready_timeout_s} s:\n{_tail(log.name)}") from None
-                time.sleep(0.2)
-        yield base_url
+        for process, url, log_path in started:
+            _wait_until_ready(process, url, log_path, deadline, ready_timeout_s)
+        yield [url for _, url, _ in started]
     finally:
-        process.terminate()
+        for process, _, _ in started:
+            process.terminate()
+        for process, _, log_path in started:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            Path(log_path).unlink(missing_ok=True)
+
+
+def _wait_until_ready(process: subprocess.Popen, url: str, log_path: str, deadline: float,
+                      ready_timeout_s: float) -> None:
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"llama.cpp server exited with code {process.returncode}:\n{_tail(log_path)}")
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
-        Path(log.name).unlink(missing_ok=True)
+            with urllib.request.urlopen(f"{url}/models", timeout=2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"llama.cpp server not ready after {ready_timeout_s} s:\n{_tail(log_path)}") from None
+            time.sleep(0.2)
 
 
 def _tail(path: str, lines: int = 20) -> str:
     return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+
+
+class _EmbeddedServers:
+    """The embedded model's servers, shared by every client of this process that uses them.
+
+    Two targets evaluated at the same time (two settings of the embedded model) then share one
+    server per core instead of starting a set each and oversubscribing the machine.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._users = 0
+        self._stack: ExitStack | None = None
+        self._urls: list[str] = []
+
+    @contextmanager
+    def acquire(self, n_servers: int | None) -> Iterator[list[str]]:
+        with self._lock:
+            if self._users == 0:
+                stack = ExitStack()
+                self._urls = stack.enter_context(
+                    llama_servers(embedded_model_path(), alias=EMBEDDED_ALIAS, n_servers=n_servers))
+                self._stack = stack
+            self._users += 1
+        try:
+            yield list(self._urls)
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._users == 0 and self._stack is not None:
+                    self._stack.close()
+                    self._stack = None
+
+
+EMBEDDED_ALIAS = "smollm2-135m-instruct"
+_embedded_servers = _EmbeddedServers()
 
 
 @contextmanager
@@ -92,8 +155,14 @@ def open_client(
     cache_path: Path | str | None = None,
     role: str = "model",
     refresh_cache: bool = False,
+    ladders: Sequence | None = None,
+    preflight: bool = True,
 ) -> Iterator[ModelClient]:
-    """A client for ``endpoint``, starting (and afterwards stopping) the embedded server if needed.
+    """A client for ``endpoint``, starting (and afterwards stopping) the embedded servers if needed.
+
+    ``kind: simulated`` needs ``ladders`` (the questions it can answer, see `stad_utils.simulate`).
+    With ``preflight`` an OpenAI-compatible endpoint is asked for its models first, so a wrong URL
+    or a server that is down fails at once with `EndpointUnavailable` naming the URL.
 
     The environment variable ``STAD_CACHE`` switches the response cache: ``use`` (default),
     ``off`` (bypass it) or ``refresh`` (call the model and overwrite the entries).
@@ -107,22 +176,38 @@ def open_client(
     mode = os.environ.get("STAD_CACHE", "use")  # "use", "off" (bypass) or "refresh" (call and overwrite)
     if mode not in ("use", "off", "refresh"):
         raise ValueError(f"STAD_CACHE={mode!r}: use 'use', 'off' or 'refresh'")
-    cache = ResponseCache(cache_path) if cache_path and mode != "off" else None
+    cache = ResponseCache(cache_path) if cache_path and mode != "off" and config.kind != "simulated" else None
     refresh_cache = refresh_cache or mode == "refresh"
     try:
         if config.kind == "embedded":
-            with llama_server(embedded_model_path(), alias=config.model) as url:
+            with _embedded_servers.acquire(config.n_servers) as urls:
                 # llama.cpp's server defaults to repeat_penalty 1.1; other engines apply none.
                 extra = {"repeat_penalty": 1.0, **config.extra_body}
-                yield ModelClient(config.model_copy(update={"base_url": url, "extra_body": extra}),
+                yield ModelClient(config.model_copy(update={"base_url": urls, "extra_body": extra, "concurrency": 1}),
                                   cache, role, refresh_cache)
         elif config.kind == "vllm":
             yield VLLMEngineClient(config, cache, role, refresh_cache)
+        elif config.kind == "simulated":
+            from .simulate import SimulatedTarget
+
+            if ladders is None:
+                raise ValueError(f"the simulated target {config.label!r} needs the ladders it is asked about")
+            yield SimulatedTarget(config, ladders)
         else:
-            yield ModelClient(config, cache, role, refresh_cache)
+            client = ModelClient(config, cache, role, refresh_cache)
+            if preflight:
+                client.preflight()
+            yield client
     finally:
         if cache is not None:
             cache.close()
+
+
+def served_models(client) -> list[dict]:
+    """What each endpoint of a client serves (model ids, server header), for the run manifest."""
+    if isinstance(client, ModelClient):
+        return client.preflight()
+    return [{"kind": client.endpoint.kind, "model": client.endpoint.model}]
 
 
 class VLLMEngineClient:
@@ -139,24 +224,32 @@ class VLLMEngineClient:
 
         self.endpoint, self.cache, self.role, self.refresh_cache = endpoint, cache, role, refresh_cache
         self.usage = UsageStats()
+        self._lock = threading.Lock()
         self._llm = LLM(model=endpoint.model, seed=endpoint.seed or 0, **endpoint.extra_body)
 
     @property
     def model(self) -> str:
         return self.endpoint.label
 
+    def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
+                 **overrides: Any) -> ChatResult:
+        with self._lock:  # the engine batches internally; one caller at a time
+            return self.chat([prompt], sample=sample, response_format=response_format, **overrides)[0]
+
     def chat(self, prompts: Sequence[str | Messages], *, desc: str | None = None,
-             response_format: dict | None = None, **overrides: Any) -> list[ChatResult]:
+             response_format: dict | None = None, sample: int = 0, **overrides: Any) -> list[ChatResult]:
         from vllm import SamplingParams
 
         params = {**self.endpoint.sampling(), **overrides}
+        if sample and params.get("seed") is not None:
+            params["seed"] += sample
         conversations = [as_messages(p, self.endpoint.system_prompt) for p in prompts]
-        keys = [ResponseCache.key(self.endpoint.model, c, params) for c in conversations]
+        keys = [ResponseCache.key(self.endpoint.model, c, params, sample) for c in conversations]
         stored = [self.cache.get(k) if self.cache and not self.refresh_cache else None for k in keys]
         todo = [i for i, s in enumerate(stored) if s is None]
         sampling = SamplingParams(temperature=params["temperature"], max_tokens=params["max_tokens"],
-                                  seed=params["seed"])
-        results: list[ChatResult | None] = [ChatResult(**s, cached=True) if s else None for s in stored]
+                                  seed=params["seed"], **({"top_p": params["top_p"]} if "top_p" in params else {}))
+        results: list[ChatResult | None] = [from_cache(s, params) if s else None for s in stored]
         started = time.perf_counter()
         try:
             outputs = self._llm.chat([conversations[i] for i in todo], sampling, use_tqdm=True) if todo else []
@@ -168,9 +261,10 @@ class VLLMEngineClient:
             if output is None:
                 results[i] = ChatResult(None, error=failure)
                 continue
-            results[i] = ChatResult(output.outputs[0].text, latency_s=elapsed,
+            completion = output.outputs[0]
+            results[i] = ChatResult(completion.text, finish_reason=completion.finish_reason, latency_s=elapsed,
                                     prompt_tokens=len(output.prompt_token_ids),
-                                    completion_tokens=len(output.outputs[0].token_ids))
+                                    completion_tokens=len(completion.token_ids))
             if self.cache:
                 self.cache.put(keys[i], self.endpoint.model, {"messages": conversations[i], "params": params},
                                storable(results[i]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -105,10 +106,13 @@ class RecordFile(Generic[R]):
     >>> store.append(todo)                                       # doctest: +SKIP
     """
 
+    _locks: dict[Path, threading.Lock] = {}  # one per file, shared by every RecordFile of this process
+
     def __init__(self, path: Path | str, model: type[R], key: Callable[[R], str] = lambda r: r.task_id):
         self.path = Path(path)
         self.model = model
         self.key = key
+        self._lock = self._locks.setdefault(self.path.resolve(), threading.Lock())
         self._repair_torn_tail()
 
     def _repair_torn_tail(self) -> None:
@@ -143,7 +147,7 @@ class RecordFile(Generic[R]):
         """Append records, one flushed and synced line each; returns how many were written."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         written = 0
-        with open(self.path, "a", encoding="utf-8") as handle:
+        with self._lock, open(self.path, "a", encoding="utf-8") as handle:
             for record in records:
                 handle.write(record.model_dump_json() + "\n")
                 handle.flush()
@@ -168,7 +172,8 @@ class RunPaths:
         self.summary = self.root / "summary.json"  # 06_analyze
         self.report = self.root / "report.md"  # 06_analyze: the written summary
         self.comparison = self.root / "comparison.json"  # 07_compare: paired tests and validity checks
-        self.html = self.root / "report.html"  # the executed analysis notebooks, readable without a kernel
+        self.html = self.root / "report.html"
+        self.manifest = self.root / "manifest.json"  # the runner: versions, commit, params hash, endpoints, times  # the executed analysis notebooks, readable without a kernel
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"
 

@@ -1,0 +1,63 @@
+"""Collect real replies of the embedded model to real benchmark questions, for the judge's labelled set.
+
+Asks SmolLM2-135M-Instruct (served by llama.cpp, as in the quickstart) a seeded sample of the
+original questions of GSM8K, ToT-Arithmetic and MATH Level 5 from local files, in the two
+settings of the quickstart (the question alone, and a system prompt asking for an answer line),
+and writes one JSON line per reply: the question, the gold reference and its format, the reply,
+the server's finish reason and the token counts. Replies are real model outputs; nothing is
+rewritten. The labels come later, from a careful reading of each reply (see judge_report.py).
+
+    python benchmarks/collect_replies.py --data ../shared/data --out tests/fixtures/judge_replies/embedded.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from stad_utils.serving import open_client
+from stad_utils.tasks import load_tasks
+
+SETTINGS = {
+    "plain": None,
+    "answer-line": "Solve the problem step by step. End with a line of the form 'Answer: <value>'.",
+}
+
+
+def collect(data: Path, per_benchmark: dict[str, int], max_tokens: int, seed: int) -> list[dict]:
+    rows = []
+    for benchmark, count in per_benchmark.items():
+        tasks = load_tasks(benchmark, data_path=str(data), n_tasks=count, seed=seed)
+        for setting, system_prompt in SETTINGS.items():
+            endpoint = {"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": max_tokens,
+                        "system_prompt": system_prompt}
+            with open_client(endpoint, role="target") as client:
+                replies = client.chat([task.question for task in tasks], desc=f"{benchmark} ({setting})")
+            rows += [{"source": f"embedded/{benchmark}", "setting": setting, "task_id": task.task_id,
+                      "question": task.question, "reference": task.answer, "answer_format": task.answer_format,
+                      "response": reply.text, "finish_reason": reply.finish_reason, "max_tokens": max_tokens,
+                      "completion_tokens": reply.completion_tokens}
+                     for task, reply in zip(tasks, replies) if reply.ok]
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "data")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--gsm8k", type=int, default=40)
+    parser.add_argument("--tot", type=int, default=40)
+    parser.add_argument("--math", type=int, default=20)
+    parser.add_argument("--max-tokens", type=int, default=256)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+    rows = collect(args.data, {"gsm8k": args.gsm8k, "tot_arithmetic": args.tot, "math_hard": args.math},
+                   args.max_tokens, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    print(f"{len(rows)} replies written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
