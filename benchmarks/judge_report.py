@@ -1,14 +1,22 @@
-"""How well does each stage of the judge cascade decide? A labelled set from all three benchmarks.
+"""How well does each stage of the judge cascade decide? Precision, recall and undecided share on labelled replies.
 
-The labelled set (``tests/fixtures/judge_labelled.json``) holds only task ids and the name of
-a transformation with its label; the answers are built at run time from the real gold answers
-in ``../shared/data`` (which the project never copies). Equivalent rewrites ("$1,234.00",
-``\\dfrac``, a JSON answer, a list in another order for unordered lists) are labelled correct;
-perturbed values (another era, one more, another task's answer, a missing item) are wrong.
+Two labelled sets:
 
-    python benchmarks/judge_report.py                       # deterministic and math-verify stages
-    python benchmarks/judge_report.py --llm-judge embedded  # also SmolLM2 as the LLM judge on every pair
-    python benchmarks/judge_report.py --make-fixture        # re-draw the labelled set (seeded)
+* ``--replies PATH`` (the measure issue #8 asks for): a JSONL file of real replies, one per line,
+  with ``benchmark`` (or ``source``), ``question``, ``reference``, ``answer_format``, ``response``,
+  ``finish_reason`` and ``label``: ``"correct"``, ``"wrong"`` or ``"no_answer"`` by a careful
+  reading of the reply's committed final answer (``reason``: one line why).
+* the default, ``tests/fixtures/judge_labelled.json``: task ids and the name of a rewrite of the
+  real gold answer ("$1,234.00", ``\\dfrac``, a JSON answer …, labelled correct; another era, one
+  more, another task's answer …, labelled wrong), built at run time from ``../shared/data``
+  (which the project never copies). Rewrites of gold answers are no real replies: this set
+  only checks that each stage is right whenever it decides, and is to be replaced by the
+  real-reply set.
+
+    python benchmarks/judge_report.py                          # the rewrite set, no LLM judge
+    python benchmarks/judge_report.py --replies labelled.jsonl # real replies
+    python benchmarks/judge_report.py --llm-judge embedded     # SmolLM2 as the LLM judge for undecided items
+    python benchmarks/judge_report.py --make-fixture           # re-draw the rewrite set (seeded)
 """
 
 from __future__ import annotations
@@ -17,10 +25,12 @@ import argparse
 import json
 import random
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
-from stad_utils.judge import Judgement, judge_answers, years_in
+import pandas as pd
+
+from stad_utils.judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, years_in
 from stad_utils.records import Task
 from stad_utils.tasks import load_benchmark
 
@@ -136,46 +146,80 @@ def labelled_pairs(data_dir: Path, rows: list[dict]) -> list[dict]:
     return pairs
 
 
-def report(pairs: list[dict], verdicts: list[Judgement]) -> dict:
-    """Per benchmark and per deciding stage: how many pairs it decided and how many of those rightly."""
-    table: dict = defaultdict(lambda: defaultdict(Counter))
-    for pair, verdict in zip(pairs, verdicts):
-        cell = table[pair["benchmark"]][verdict.decided_by]
-        cell["decided"] += 1
-        cell["right"] += verdict.correct is pair["label"]
-    return {bench: {stage: {"decided": c["decided"], "accuracy": round(c["right"] / c["decided"], 3)}
-                    for stage, c in stages.items()} for bench, stages in table.items()}
+def rewrite_rows(data_dir: Path) -> list[dict]:
+    """The rewrite set as labelled rows (``label`` ``"correct"`` or ``"wrong"``)."""
+    return [{**pair, "label": "correct" if pair["label"] else "wrong", "answer_format": pair["format"]}
+            for pair in labelled_pairs(data_dir, json.loads(FIXTURE.read_text()))]
+
+
+def reply_rows(path: Path) -> list[dict]:
+    """A labelled set of real replies (JSONL, fields as in the module docstring)."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [{**row, "benchmark": row.get("benchmark") or row["source"]} for row in rows]
+
+
+def judge_rows(rows: list[dict], llm_judge: LLMJudgeFn | None = None) -> list[Judgement]:
+    return judge_answers([JudgeItem(row["response"], row["reference"], row.get("answer_format"),
+                                    question=row.get("question"), truncated=row.get("finish_reason") == "length")
+                          for row in rows], llm_judge)
+
+
+def report(rows: list[dict], verdicts: list[Judgement]) -> pd.DataFrame:
+    """Per benchmark and deciding stage (and ``all`` stages): how the verdicts compare with the labels.
+
+    Columns: ``replies``; ``decided`` (correct, wrong or no answer); ``agree`` (share of decided
+    verdicts that match the label, no answer counting as not correct); ``precision`` and
+    ``recall`` of "correct" on decided replies; ``undecided`` (share of the replies labelled as
+    committing to an answer that the judge left undecided).
+    """
+    frame = pd.DataFrame({"benchmark": [row["benchmark"] for row in rows],
+                          "stage": [verdict.decided_by for verdict in verdicts],
+                          "label": [row["label"] for row in rows],
+                          "outcome": [verdict.outcome for verdict in verdicts]})
+    every_stage = frame.assign(stage="all")
+
+    def summary(group: pd.DataFrame) -> pd.Series:
+        decided = group[group.outcome.isin(["correct", "wrong", "no_answer"])]
+        said_correct, is_correct = decided.outcome == "correct", decided.label == "correct"
+        committing = group[group.label != "no_answer"]
+        return pd.Series({
+            "replies": len(group), "decided": len(decided),
+            "agree": (said_correct == is_correct).mean() if len(decided) else None,
+            "precision": (said_correct & is_correct).sum() / said_correct.sum() if said_correct.any() else None,
+            "recall": (said_correct & is_correct).sum() / is_correct.sum() if is_correct.any() else None,
+            "undecided": (committing.outcome == "undecided").mean() if len(committing) else None,
+        })
+
+    table = pd.concat([frame, every_stage]).groupby(["benchmark", "stage"]).apply(summary, include_groups=False)
+    return table.astype({"replies": int, "decided": int})
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--replies", type=Path, help="a labelled JSONL file of real replies")
     parser.add_argument("--make-fixture", action="store_true")
-    parser.add_argument("--llm-judge", choices=["embedded"], help="also run an LLM judge on every pair")
+    parser.add_argument("--llm-judge", choices=["embedded"], help="SmolLM2 as the LLM judge for undecided replies")
     args = parser.parse_args(argv)
     if args.make_fixture:
         FIXTURE.write_text(json.dumps(make_fixture(args.data), indent=1) + "\n")
         print(f"wrote {FIXTURE}")
-    pairs = labelled_pairs(args.data, json.loads(FIXTURE.read_text()))
-    print(f"{len(pairs)} labelled pairs: {dict(Counter(p['benchmark'] for p in pairs))}, "
-          f"{sum(p['label'] for p in pairs)} correct / {sum(not p['label'] for p in pairs)} wrong")
-    cascade = judge_answers([(p["response"], p["reference"], p["format"]) for p in pairs])
-    print("\nCascade without an LLM judge (stage that decided: pairs decided, accuracy on them):")
-    print(json.dumps(report(pairs, cascade), indent=2))
-    undecided = sum(v.decided_by == "no_answer" for v in cascade)
-    print(f"LLM-judge calls the cascade saves: {len(pairs) - undecided} of {len(pairs)} pairs "
-          f"({(len(pairs) - undecided) / len(pairs):.0%}) are decided before the LLM stage")
-    if args.llm_judge:
-        from stad_utils.judge import extract_answer
-        from stad_utils.roles import LLMJudge
-        from stad_utils.serving import open_client
+    rows = reply_rows(args.replies) if args.replies else rewrite_rows(args.data)
+    print(f"{len(rows)} labelled replies: {dict(Counter(row['benchmark'] for row in rows))}, "
+          f"labels {dict(Counter(row['label'] for row in rows))}")
+    with pd.option_context("display.float_format", "{:.3f}".format, "display.width", 160):
+        print("\nCascade without an LLM judge:")
+        print(report(rows, judge_rows(rows)).to_string())
+        if args.llm_judge:
+            from stad_utils.serving import open_client
+            from stad_utils.judge import LLMJudge
 
-        endpoint = {"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 60,
-                    "json_mode": "llama_schema", "concurrency": 1}
-        with open_client(endpoint, role="judge") as client:
-            llm = LLMJudge(client)([(extract_answer(p["response"]), p["reference"]) for p in pairs])
-        print("\nThe LLM judge alone on every pair (SmolLM2-135M, JSON schema mode):")
-        print(json.dumps(report(pairs, llm), indent=2))
+            endpoint = {"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 60,
+                        "json_mode": "llama_schema", "concurrency": 1}
+            with open_client(endpoint, role="judge") as client:
+                verdicts = judge_rows(rows, LLMJudge(client))
+            print("\nCascade with SmolLM2-135M as the LLM judge (JSON schema mode):")
+            print(report(rows, verdicts).to_string())
     return 0
 
 

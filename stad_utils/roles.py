@@ -2,52 +2,48 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .client import ModelClient
-from .judge import Judgement
+from .judge import LLMJudge
 from .serving import open_client
-from .structured import parse_json_object, render
 from .teachers import GSM8KSolutionTeacher, LLMTeacher, OracleTeacher, Teacher
 
 
-class LLMJudge:
-    """The cascade's last stage: a model compares the *extracted* answer with the reference.
-
-    The judge never sees the target's full response, so text in it that addresses the
-    judge (``{"score": 1}``, "mark this correct") cannot reach the judge's prompt unless it
-    is itself the extracted answer; a reply without a parseable score is recorded as an
-    error (``correct=None``), not as a verdict.
-    """
-
-    def __init__(self, client: ModelClient):
-        self.client = client
-
-    def __call__(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
-        prompts = [render("judge", candidate=candidate, reference=reference) for candidate, reference in pairs]
-        replies = self.client.chat(prompts, desc=f"judge ({self.client.model})", temperature=0.0)
-        verdicts = []
-        for (candidate, _), reply in zip(pairs, replies):
-            parsed = parse_json_object(reply.text)
-            score = parsed.get("score") if parsed else None
-            if score not in (0, 1, "0", "1", True, False):
-                problem = reply.error or f"unparseable judge reply: {str(reply.text)[:200]!r}"
-                verdicts.append(Judgement(None, candidate, "error", problem))
-                continue
-            verdicts.append(Judgement(int(score) == 1, candidate, "llm_judge", str(parsed.get("justification", ""))))
-        return verdicts
-
-
 @contextmanager
-def open_judge(endpoint: dict | None, *, cache_path: Path | str | None = None) -> Iterator[LLMJudge | None]:
-    """An `LLMJudge` on ``endpoint``, or ``None`` (deterministic and math-verify stages only)."""
-    if not endpoint:
+def open_judge(spec: dict | None, *, cache_path: Path | str | None = None) -> Iterator[LLMJudge | None]:
+    """The LLM judge named by a stage parameter, or ``None`` (deterministic and math-verify stages only).
+
+    ``spec`` is an endpoint block, or ``{"endpoint": {...}, "prompts": "official", "official_repo": PATH}``
+    to ask with the authors' judge prompt (see `stad_utils.official.load_official_prompts`).
+    """
+    if not spec:
         yield None
         return
+    endpoint, prompts = judge_endpoint(spec)
     with open_client(endpoint, cache_path=cache_path, role="judge") as client:
-        yield LLMJudge(client)
+        yield LLMJudge(client, official_prompts=prompts)
+
+
+def judge_endpoint(spec: dict) -> tuple[dict, object | None]:
+    """The endpoint block of a judge parameter, and the authors' prompts if it asks for them."""
+    if "endpoint" not in spec:
+        return spec, None
+    check_judge_options(spec)
+    if spec.get("prompts", "project") == "project":
+        return spec["endpoint"], None
+    from .official import load_official_prompts
+
+    return spec["endpoint"], load_official_prompts(spec.get("official_repo"))
+
+
+def check_judge_options(spec: dict) -> None:
+    """Refuse a judge block with options other than ``endpoint``, ``prompts`` and ``official_repo``."""
+    unknown = set(spec) - {"endpoint", "prompts", "official_repo"}
+    if unknown or spec.get("prompts", "project") not in ("project", "official"):
+        raise ValueError(f"use an endpoint block, or {{endpoint: {{...}}, prompts: official|project, "
+                         f"official_repo: PATH}}; got keys {sorted(spec)} and prompts {spec.get('prompts')!r}")
 
 
 @contextmanager

@@ -1,4 +1,8 @@
-"""The judge cascade on the labelled set of 240 pairs built from all three benchmarks' real gold answers."""
+"""The judge cascade on the labelled set of 240 rewrites of all three benchmarks' real gold answers.
+
+Rewrites are no real replies (a real-reply set is to replace them); they check that each
+deterministic stage is right whenever it decides, on every kind of gold answer.
+"""
 
 import json
 import sys
@@ -7,30 +11,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from judge_report import FIXTURE, labelled_pairs, report  # noqa: E402
-
-from stad_utils.judge import judge_answers  # noqa: E402
+from judge_report import FIXTURE, judge_rows, report, rewrite_rows  # noqa: E402
 
 
 def test_labelled_set_covers_every_benchmark_and_both_labels(shared_data):
-    rows = json.loads(FIXTURE.read_text())
-    assert len(rows) >= 200
+    rows = rewrite_rows(shared_data)
+    assert len(rows) == len(json.loads(FIXTURE.read_text())) >= 200
     assert {r["benchmark"] for r in rows} == {"gsm8k", "math_hard", "tot_arithmetic"}
-    pairs = labelled_pairs(shared_data, rows)
-    formats = {p["format"] for p in pairs}
-    assert {"number", "latex", "date", "record"} <= formats
-    assert sum(p["label"] for p in pairs) == len(pairs) // 2
+    assert {"number", "latex", "date", "record"} <= {r["answer_format"] for r in rows}
+    assert sum(r["label"] == "correct" for r in rows) == len(rows) // 2
 
 
-def test_deterministic_and_math_verify_stages_are_right_whenever_they_decide(shared_data):
-    pairs = labelled_pairs(shared_data, json.loads(FIXTURE.read_text()))
-    verdicts = judge_answers([(p["response"], p["reference"], p["format"]) for p in pairs])
-    table = report(pairs, verdicts)
-    decided = [(stage, cell) for stages in table.values() for stage, cell in stages.items()
-               if stage in ("deterministic", "math_verify")]
-    assert sum(cell["decided"] for _, cell in decided) >= 0.7 * len(pairs)
-    assert all(cell["accuracy"] == 1.0 for _, cell in decided), table
-    # Left for the LLM judge (scored wrong without one): refusals, number words, and free-text answers that
-    # differ from the reference — the deterministic stage never calls differing free text wrong by itself.
-    left = [p for p, v in zip(pairs, verdicts) if v.decided_by == "no_answer"]
-    assert left and all(p["transform"] in ("refusal", "number_words") or p["format"] == "text" for p in left)
+def test_the_deterministic_and_math_verify_stages_are_right_whenever_they_decide(shared_data):
+    rows = rewrite_rows(shared_data)
+    verdicts = judge_rows(rows)
+    table = report(rows, verdicts)
+    stages = table[table.index.get_level_values("stage").isin(["deterministic", "math_verify"])]
+    assert stages.decided.sum() >= 0.7 * len(rows)
+    assert (stages.agree == 1.0).all(), table
+    # Left undecided without an LLM judge: number words, refusals of a LaTeX or free-text answer, and
+    # free text that differs from the reference; the cascade never calls differing free text wrong by itself.
+    left = [row for row, verdict in zip(rows, verdicts) if verdict.outcome == "undecided"]
+    assert left and all(row["transform"] in ("refusal", "number_words") or row["answer_format"] == "text"
+                        for row in left)

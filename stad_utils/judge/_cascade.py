@@ -1,0 +1,373 @@
+"""The cascade: read the committed answer, compare its value deterministically, then math-verify, then an LLM."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ..records import AnswerFormat, JudgeOutcome
+from ._extract import Commitment, Reading, read_reply
+from ._values import Kind, distinct, infer_format, kind_for, mentions_a_number, normalise_text
+
+JUDGE_VERSION = "cascade-2"
+"""The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    """One reply to judge.
+
+    Attributes
+    ----------
+    response : str or None
+        The reply; ``None`` when no reply was obtained (an infrastructure error).
+    reference : str
+        The gold answer.
+    answer_format : str or None
+        How the reference is written (`stad_utils.records.AnswerFormat`); ``None``: inferred from it.
+    question : str or None
+        The question asked, so that a concluding sentence that only restates it is not credited.
+    truncated : bool
+        The server cut the reply off at ``max_tokens`` (``finish_reason == "length"``).
+    """
+
+    response: str | None
+    reference: str
+    answer_format: AnswerFormat | None = None
+    question: str | None = None
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The judge's decision on one reply.
+
+    Attributes
+    ----------
+    outcome : str
+        ``correct``, ``wrong``, ``undecided``, ``no_answer`` or ``error`` (`stad_utils.records.JudgeOutcome`).
+    extracted : str or None
+        The committed answer (its value, or the span) the decision rests on.
+    decided_by : str
+        ``deterministic``, ``math_verify``, ``llm_judge``, ``none`` (undecided or no answer) or ``error``.
+    explanation : str
+        One short reason, e.g. ``"hedged: maybe"``.
+    truncated : bool
+        The reply was cut off by ``max_tokens``.
+    """
+
+    outcome: JudgeOutcome
+    extracted: str | None
+    decided_by: str
+    explanation: str = ""
+    truncated: bool = False
+
+    @property
+    def correct(self) -> bool | None:
+        """``True`` for correct; ``False`` for wrong and no answer; ``None`` for undecided and errors."""
+        return {"correct": True, "wrong": False, "no_answer": False}.get(self.outcome)
+
+
+LLMJudgeFn = Callable[[Sequence[tuple[str, str]]], list[Judgement]]
+"""Judges (committed span, reference) pairs in one batch; see `stad_utils.judge.LLMJudge`."""
+
+
+def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
+    """The version stored with verdicts: `JUDGE_VERSION`, plus the LLM judge's model if there is one.
+
+    Examples
+    --------
+    >>> judge_version()
+    'cascade-2'
+    """
+    if llm_judge is None:
+        return JUDGE_VERSION
+    model = getattr(getattr(llm_judge, "client", None), "model", None) or getattr(llm_judge, "__name__", "llm")
+    return f"{JUDGE_VERSION}+llm:{model}"
+
+
+# ---------------------------------------------------------------- reading the value of one commitment
+
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|either|might be|could be|I guess|unsure|uncertain|"
+                    r"ambiguous|not (?:\w+ )?(?:sure|certain))\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+_NEGATED_WINDOW = re.compile(r"^\W*(?:\w+(?:\W+|$)){0,3}")  # the few words a negation applies to
+_ASSERTION_AFTER_NEGATION = re.compile(
+    r"[,;]?\s*(?:but|rather|instead|it'?s|it is|it was|the (?:correct )?answer is)\b\s*:?", re.IGNORECASE)
+_REFUSAL = re.compile(
+    r"\b(?:cannot|can't|can not|unable to|impossible to)\s+(?:be\s+)?(?:determined?|answer(?:ed)?|calculated?|"
+    r"computed?|solved?|tell|know)\b|\b(?:not enough|insufficient) information\b", re.IGNORECASE)
+_RESULT = re.compile(r"(?:=|≈|\\approx)")
+_CORRECTION = re.compile(
+    r"\b(?:wait|actually|correction|oops|sorry|on second thought|I made an? (?:mistake|error)|"
+    r"let me (?:re-?check|re-?calculate|re-?compute|re-?do|correct|reconsider|fix|try again)|"
+    r"(?:that|this) (?:is|was|'s) (?:wrong|incorrect|a mistake)|mistake)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The value one commitment states, or why it states none clearly."""
+
+    value: object = None
+    problem: str | None = None  # a hedge, a negation or several values: undecided, never a guess
+    restated: tuple = ()  # values set aside because the question states them
+
+
+def _assertion_past_negation(span: str, kind: Kind) -> tuple[str, str | None]:
+    """The span with a negated value dropped when a correction follows ("not 18, it's 17" → "17").
+
+    A negated value without such a correction makes the span unclear.
+    """
+    for negation in _NEGATION.finditer(span):
+        rest = span[negation.end():]
+        if not kind.read(_NEGATED_WINDOW.match(rest).group(0)):
+            continue  # the negation is about something else ("doesn't eat the remaining 9 eggs")
+        assertion = _ASSERTION_AFTER_NEGATION.search(rest)
+        if assertion is None:
+            return span, f"negated: {span.strip()[:60]!r}"
+        return _assertion_past_negation(rest[assertion.end():], kind)
+    return span, None
+
+
+def _result_part(span: str) -> str:
+    """What an equation in the span evaluates to: the text after its last ``=``."""
+    parts = _RESULT.split(span)
+    return parts[-1] if parts[-1].strip() else span
+
+
+def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
+    """The single value of ``kind`` a committed span states.
+
+    ``restated_by`` holds the question's own values: on the concluding-sentence path they are
+    not credited as an answer.
+    """
+    span, problem = _assertion_past_negation(span, kind)
+    if problem:
+        return _Read(problem=problem)
+    hedge = _HEDGE.search(span)
+    if hedge:
+        return _Read(problem=f"hedged: {hedge.group(0)!r}")
+    values = distinct(kind.read(_result_part(span) if kind.scalar else span), kind)
+    restated = tuple(v for v in values if any(kind.same(v, given) for given in restated_by or ()))
+    values = [v for v in values if v not in restated]
+    if len(values) > 1:
+        return _Read(problem=f"several values: {', '.join(kind.show(v) for v in values[:4])}")
+    return _Read(value=values[0] if values else None, restated=restated)
+
+
+# ---------------------------------------------------------------- from commitments to one answer
+
+@dataclass(frozen=True)
+class _Answer:
+    """The reply's answer, once its commitments are reconciled."""
+
+    commitment: Commitment
+    value: object = None
+    problem: str | None = None
+    disputed: str | None = None  # the reply's text from one disagreeing answer to the other, for a later stage
+
+    @property
+    def span(self) -> str:
+        """What a later stage sees: the committed span, or all of a disagreement."""
+        return self.disputed or self.commitment.text
+
+
+def _corrected_between(reply: str, earlier: Commitment, later: Commitment) -> bool:
+    return _CORRECTION.search(reply, earlier.end, later.start) is not None
+
+
+def _question_values(item: JudgeItem, kind: Kind) -> list:
+    """The values of the kind the question states (which a concluding sentence may only restate)."""
+    return kind.read(item.question) if item.question and kind.restatable else []
+
+
+def _reconcile(reading: Reading, kind: Kind) -> _Answer:
+    """The last commitment's value, if every earlier commitment agrees with it or was explicitly corrected.
+
+    Commitments without a value of the kind ("The answer is as follows:") are passed over.
+    """
+    reads = [(c, read_value(c.text, kind)) for c in reading.commitments]
+    stated = [(c, r) for c, r in reads if r.value is not None or r.problem]
+    if not stated:
+        return _Answer(reading.final)
+    final, final_read = stated[-1]
+    if final_read.problem:
+        return _Answer(final, problem=final_read.problem)
+    for earlier, earlier_read in stated[:-1]:
+        agrees = earlier_read.problem is None and kind.same(earlier_read.value, final_read.value)
+        if not agrees and not _corrected_between(reading.reply, earlier, final):
+            shown = earlier.text[:40] if earlier_read.problem else kind.show(earlier_read.value)
+            return _Answer(final, problem=f"two committed answers disagree: {shown} and {kind.show(final_read.value)}",
+                           disputed=reading.reply[earlier.start:final.end])
+    return _Answer(final, value=final_read.value)
+
+
+def _checked_against_conclusion(item: JudgeItem, reading: Reading, answer: _Answer, kind: Kind) -> _Answer:
+    """An explicit answer, unless the reply goes on to conclude another value ("#### 15 … Lena has 1 cupcake.").
+
+    After an explicit correction ("wait, actually it is 18.") the concluded value is the answer.
+    """
+    concluded = read_value(reading.conclusion.text, kind, _question_values(item, kind)).value
+    if concluded is None or kind.same(concluded, answer.value):
+        return answer
+    if _corrected_between(reading.reply, answer.commitment, reading.conclusion):
+        return _Answer(reading.conclusion, value=concluded)
+    return _Answer(answer.commitment,
+                   problem=f"concludes {kind.show(concluded)} after committing to {kind.show(answer.value)}",
+                   disputed=reading.reply[answer.commitment.start:reading.conclusion.end])
+
+
+# ---------------------------------------------------------------- the deterministic stage
+
+@dataclass(frozen=True)
+class _Undecided:
+    """An item the deterministic stage leaves to the later stages."""
+
+    span: str
+    reason: str
+    math_verify: bool  # math-verify may read the span: an explicit commitment, no hedge, negation or disagreement
+
+
+def _no_answer(item: JudgeItem, reason: str, extracted: str | None = None) -> Judgement:
+    return Judgement("no_answer", extracted, "none", reason, item.truncated)
+
+
+def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | _Undecided:
+    span, explicit = answer.span, answer.commitment.form != "conclusion"
+    if answer.problem:
+        return _Undecided(span, answer.problem, math_verify=False)
+    if answer.value is None:
+        where = "the committed answer" if explicit else "the concluding sentence"
+        return _Undecided(span, f"no {kind.name} in {where}", math_verify=explicit)
+    equal = kind.matches(answer.value, gold)
+    if equal is None:
+        return _Undecided(span, f"the {kind.name} differs in form from the reference", math_verify=explicit)
+    return Judgement("correct" if equal else "wrong", kind.show(answer.value), "deterministic",
+                     f"{kind.name} {'equals' if equal else 'differs from'} the reference", item.truncated)
+
+
+def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold) -> Judgement | _Undecided:
+    """A reply without explicit commitment, by its concluding sentence.
+
+    Values the question already states are not credited: a concluding sentence that only
+    restates them states no answer; nor does one that declines to answer ("I cannot determine …").
+    """
+    if _REFUSAL.search(conclusion.text) and not mentions_a_number(conclusion.text) \
+            and normalise_text(item.reference) != "unanswerable":  # ToT's answer to a question that has none
+        return _no_answer(item, "declines to answer")
+    read = read_value(conclusion.text, kind, _question_values(item, kind))
+    if read.value is None and read.problem is None:
+        if read.restated:
+            shown = ", ".join(kind.show(v) for v in read.restated)
+            return _no_answer(item, f"the concluding sentence only restates {shown} from the question", shown)
+        if kind.written_with_digits and not mentions_a_number(conclusion.text):
+            return _no_answer(item, "no answer stated")
+    return _compare(item, _Answer(conclusion, read.value, read.problem), kind, gold)
+
+
+def _record_keys(reference: str, answer_format: AnswerFormat) -> tuple[str, ...]:
+    return tuple(json.loads(reference)) if answer_format == "record" else ()
+
+
+def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
+    """Stage 1: read the committed answer and compare its value with the reference, or leave it undecided."""
+    if item.response is None:
+        return Judgement("error", None, "error", "no reply was obtained", item.truncated)
+    answer_format = item.answer_format or infer_format(item.reference)
+    reading = read_reply(item.response, truncated=item.truncated,
+                         record_keys=_record_keys(item.reference, answer_format))
+    if reading.final is None:
+        return _no_answer(item, "cut off before any answer" if reading.cut_off else "no answer stated")
+    kind = kind_for(item.reference, answer_format)
+    gold = kind.read(item.reference) if kind else []
+    if len(gold) != 1:
+        return _Undecided(reading.final.text, f"no deterministic comparison for this {answer_format} reference",
+                          math_verify=bool(reading.commitments))
+    if not reading.commitments:
+        return _judge_conclusion(item, reading.conclusion, kind, gold[0])
+    answer = _reconcile(reading, kind)
+    if answer.value is not None and reading.conclusion is not None:
+        answer = _checked_against_conclusion(item, reading, answer, kind)
+    return _compare(item, answer, kind, gold[0])
+
+
+# ---------------------------------------------------------------- the later stages
+
+_MATH_VERIFY_MAX_CHARS = 1000  # longer spans are prose, and sympy may take long on them (no timeout off the main thread)
+
+
+def _not_the_timeout_notice(record: logging.LogRecord) -> bool:
+    return not record.getMessage().startswith("Timeout is disabled")  # off the main thread, on purpose
+
+
+for _logger in ("math_verify.parser", "math_verify.grader"):
+    logging.getLogger(_logger).addFilter(_not_the_timeout_notice)
+
+
+def compare_math_verify(span: str, reference: str) -> bool | None:
+    """Stage 2: symbolic equivalence of a committed span and a LaTeX reference with `math-verify`."""
+    from math_verify import parse, verify
+
+    if len(span) > _MATH_VERIFY_MAX_CHARS:
+        return None
+    # math-verify times out with signal.alarm, which only the main thread may set (evaluation runs targets in threads)
+    timeout = 5 if threading.current_thread() is threading.main_thread() else None
+    gold = parse(f"${reference}$", parsing_timeout=timeout)
+    answer = parse(span if "$" in span or "\\boxed" in span else f"${span}$", parsing_timeout=timeout)
+    if not gold or not answer:
+        return None
+    return bool(verify(gold, answer, timeout_seconds=timeout))
+
+
+def _math_verify(item: JudgeItem, undecided: _Undecided) -> Judgement | _Undecided:
+    """Stage 2 for a LaTeX reference or span; the item stays undecided if math-verify cannot read it."""
+    latex = (item.answer_format or infer_format(item.reference)) == "latex" or "\\" in undecided.span
+    equal = compare_math_verify(undecided.span, item.reference) if latex and undecided.math_verify else None
+    if equal is None:
+        return undecided
+    return Judgement("correct" if equal else "wrong", undecided.span, "math_verify",
+                     "symbolically equal" if equal else "symbolically different", item.truncated)
+
+
+def _as_item(item: JudgeItem | tuple) -> JudgeItem:
+    return item if isinstance(item, JudgeItem) else JudgeItem(*item)
+
+
+def judge_answers(items: Sequence[JudgeItem | tuple], llm_judge: LLMJudgeFn | None = None) -> list[Judgement]:
+    """Judge replies through the cascade: deterministic, then math-verify, then the LLM judge.
+
+    Parameters
+    ----------
+    items : sequence of JudgeItem or (response, reference, answer_format) tuples
+    llm_judge : callable, optional
+        Judges the committed spans no earlier stage decided, in one batch. Without it they stay
+        ``undecided`` (kept out of k, and counted), never wrong.
+
+    Returns
+    -------
+    list of Judgement
+        One per item, in order. A ``None`` response is an ``error``, never wrong; a reply that
+        commits to no answer is ``no_answer`` (wrong).
+
+    Examples
+    --------
+    >>> [j.outcome for j in judge_answers([("so it is 11:15", "11:15 AM", "clock"), ("I get 7", "8", None),
+    ...                                    ("Maybe 18 or 17", "18", None), (None, "18", None)])]
+    ['correct', 'wrong', 'undecided', 'error']
+    """
+    items = [_as_item(item) for item in items]
+    verdicts = [judge_deterministically(item) for item in items]
+    verdicts = [_math_verify(item, v) if isinstance(v, _Undecided) else v for item, v in zip(items, verdicts)]
+    pending = [i for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)]
+    if pending and llm_judge is not None:
+        decided = llm_judge([(verdicts[i].span, items[i].reference) for i in pending])
+        for i, judgement in zip(pending, decided):
+            verdicts[i] = replace(judgement, truncated=items[i].truncated)
+    return [Judgement("undecided", v.span, "none", v.reason, item.truncated) if isinstance(v, _Undecided) else v
+            for item, v in zip(items, verdicts)]

@@ -1,0 +1,132 @@
+"""The cascade's last stage: a model compares the committed span with the reference.
+
+Hardened against replies that address the judge:
+
+* the judge sees only the committed span (never the whole reply), at most `MAX_CANDIDATE_CHARS`;
+* the span sits between tags named by a digest of the pair, which the span cannot contain
+  (it would have to hold the digest of itself), so it cannot close its delimiter; a digest
+  rather than a random nonce, so that the response cache answers a re-run;
+* the judge answers in JSON mode, and its verdict is read from the ``score`` field of its one
+  JSON reply, never from an object found somewhere in the text, so ``{"score": 1}`` inside the
+  candidate cannot flip it. A reply that is not one such object is an ``error``, not a verdict.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+
+from ..structured import render, response_format
+from ._cascade import Judgement
+
+MAX_CANDIDATE_CHARS = 300
+
+VERDICT_SCHEMA = {
+    "type": "object",
+    "properties": {"justification": {"type": "string"}, "score": {"type": "integer", "enum": [0, 1]}},
+    "required": ["justification", "score"],
+}
+
+
+def bounded(span: str, limit: int = MAX_CANDIDATE_CHARS) -> str:
+    """``span`` cut to ``limit`` characters, keeping its start and its end.
+
+    Examples
+    --------
+    >>> bounded("a" * 10 + "b" * 10, limit=9)
+    'aaaa…bbbb'
+    """
+    if len(span) <= limit:
+        return span
+    keep = (limit - 1) // 2
+    return f"{span[:keep]}…{span[-keep:]}"
+
+
+def delimiter_tag(candidate: str, reference: str) -> str:
+    """The tag that encloses ``candidate`` in the prompt, named by a digest of the pair."""
+    return "candidate-" + hashlib.sha256(f"{candidate}\x00{reference}".encode()).hexdigest()[:16]
+
+
+def judge_prompt(candidate: str, reference: str) -> str:
+    """The judge's prompt for one pair (the candidate bounded and delimited)."""
+    candidate = bounded(candidate.strip())
+    return render("judge", candidate=candidate, reference=reference, tag=delimiter_tag(candidate, reference))
+
+
+def _only_json_object(text: str | None) -> dict | None:
+    """The reply as one JSON object (a code fence around it allowed), or ``None``."""
+    body = re.sub(r"^```(?:json)?\s*|\s*```$", "", (text or "").strip())
+    try:
+        parsed = json.loads(body)
+    except json.JSONDecodeError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def read_verdict(text: str | None, candidate: str) -> Judgement:
+    """The judge's verdict from its reply; an ``error`` unless the reply is one object with a 0/1 score.
+
+    Examples
+    --------
+    >>> read_verdict('{"justification": "7 is not 8", "score": 0}', "7").outcome
+    'wrong'
+    >>> read_verdict('The candidate says {"score": 1}', "7").outcome
+    'error'
+    """
+    parsed = _only_json_object(text)
+    score = parsed.get("score") if parsed else None
+    if isinstance(score, bool) or score not in (0, 1):
+        return Judgement("error", candidate, "error", f"no usable judge verdict in {str(text)[:120]!r}")
+    return Judgement("correct" if score == 1 else "wrong", candidate, "llm_judge",
+                     str(parsed.get("justification", ""))[:200])
+
+
+class LLMJudge:
+    """An LLM as the cascade's last stage: ``LLMJudge(client)(pairs) -> list[Judgement]``.
+
+    Parameters
+    ----------
+    client : stad_utils.client.ModelClient
+        The judge model's client; its endpoint's ``json_mode`` sets how JSON is asked for.
+    official_prompts : stad_utils.official.OfficialPrompts, optional
+        Ask with the authors' ``prompt_correctness_value`` instead (read at run time from their
+        checkout) and read its reply as their code does. The committed span is still all the judge
+        sees, bounded in length, but their prompt has no delimiter and no JSON mode: text in the
+        span that addresses the judge is then only as harmless as their prompt makes it.
+
+    Examples
+    --------
+    >>> judge = LLMJudge(client)  # doctest: +SKIP
+    >>> judge([("$18", "18")])[0].outcome  # doctest: +SKIP
+    'correct'
+    """
+
+    def __init__(self, client, official_prompts=None):
+        self.client = client
+        self.official_prompts = official_prompts
+
+    def __call__(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
+        if self.official_prompts is not None:
+            return self._ask_officially(pairs)
+        prompts = [judge_prompt(candidate, reference) for candidate, reference in pairs]
+        fmt = response_format(self.client.endpoint.json_mode, "judge_verdict", VERDICT_SCHEMA)
+        replies = self.client.chat(prompts, desc=f"judge ({self.client.model})", response_format=fmt,
+                                   temperature=0.0)
+        return [read_verdict(reply.text, candidate) if reply.ok
+                else Judgement("error", candidate, "error", f"no reply from the judge: {reply.error}")
+                for (candidate, _), reply in zip(pairs, replies)]
+
+    def _ask_officially(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
+        from ..official import fill_judge, read_judge_score
+
+        prompts = [fill_judge(self.official_prompts, bounded(candidate.strip()), reference)
+                   for candidate, reference in pairs]
+        replies = self.client.chat(prompts, desc=f"judge ({self.client.model}, official prompt)", temperature=0.0)
+        verdicts = []
+        for (candidate, _), reply in zip(pairs, replies):
+            correct, reason = read_judge_score(reply.text) if reply.ok else (None, f"no reply: {reply.error}")
+            verdicts.append(Judgement("error", candidate, "error", reason) if correct is None else
+                            Judgement("correct" if correct else "wrong", candidate, "llm_judge", reason[:200]))
+        return verdicts
