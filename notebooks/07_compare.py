@@ -18,59 +18,73 @@
 # # Stage 7 · Compare models
 #
 # Two models can reach the same accuracy and still break in different places. This stage
-# puts several models side by side **on the same tasks**:
+# puts every pair of models side by side **on the same tasks** (a task one model did not
+# answer at a level is left out of that level):
 #
-# * paired tests — McNemar's test at each scaffold level (did A and B solve the same tasks?)
-#   and a Wilcoxon signed-rank test on the help each task needed;
-# * a permutation test of their **skill profiles** (blocking rate per skill): if accuracy is
-#   indistinguishable but profiles differ, aggregate scores hide the difference;
-# * figures: k shares with confidence intervals, success per level, a skill × model heatmap,
-#   isolated vs composed accuracy per skill, and the composition gap of skill pairs;
+# * at each scaffold level, the **paired difference** A − B with a 95% bootstrap interval,
+#   McNemar's exact test (Wilcoxon with repeated samples) and the **smallest difference the
+#   sample could detect** — "no significant difference detected" is not "the same";
+# * a Wilcoxon signed-rank test on the **help each task needed**;
+# * a permutation test of the **bottleneck profiles** (bottleneck rate per skill) on the tasks
+#   where *both* models needed help. A profile difference is read as "blocked at different
+#   skills" only when the help needed does not differ as well — otherwise the extra help alone
+#   moves the bottleneck step;
+# * figures: k shares, success per level, the paired differences, a skill × model heatmap of
+#   bottleneck rates, each skill alone vs whole, and the pair composition gap of the last two
+#   steps' skills (every cell with its count);
 # * validity checks on the variants (possible answer leakage, non-monotonic curves).
 #
-# Definitions are in `stad_utils.compare`.
+# The sentences, tables and checks are appended to `report.md` after 06's summary.
+# Definitions: `stad_utils.definitions`.
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
 other_runs: list = []  # further run folders (other models on the same tasks) to compare with
-n_permutations: int = 1000  # permutations for the skill-profile test
+n_permutations: int = 1000  # permutations for the bottleneck-profile test
+n_resamples: int = 1000  # bootstrap resamples for the paired differences
+min_support: int = 5  # fewest at-risk steps per model for a skill to enter the profile test
+max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-import itertools
 import json
 
-import pandas as pd
+from IPython.display import Markdown, display
 
-from stad_utils import Ladder, Outcome, RunPaths, read_records
-from stad_utils.compare import compare_models, pair_composition_gaps, validity_checks
-from stad_utils.plots import (plot_blocking_heatmap, plot_isolated_vs_composed, plot_k_shares, plot_pair_gaps,
-                              plot_success_by_level)
+from stad_utils import Ladder, Outcome, RunPaths, read_records, written_report
+from stad_utils.compare import compare_run, comparison_report
+from stad_utils.plots import comparison_figures
 
 paths = RunPaths(run_dir)
 results = [o for run in [run_dir, *other_runs] for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
-ladders = read_records(paths.ladders, Ladder.model_validate)
-models = sorted({o.model for o in results})
-comparisons = [compare_models(results, a, b, n_permutations=n_permutations) for a, b in itertools.combinations(models, 2)]
-checks = validity_checks([ladder for ladder in ladders if ladder.verified], results)
-paths.comparison.write_text(json.dumps({"comparisons": comparisons, "validity": checks}, indent=2))
-for comparison in comparisons:
-    print(comparison["statement"])
-print(f"validity checks: {checks}")
-
-# %%
-# NBVAL_IGNORE_OUTPUT
-# (the model's answers may differ on another CPU)
-pd.DataFrame([{"A": c["models"][0], "B": c["models"][1], **row} for c in comparisons
-              for row in c.get("mcnemar_by_level", [])])
+ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
+comparison = compare_run(results, ladders, n_permutations=n_permutations, n_resamples=n_resamples,
+                         min_support=min_support)
+paths.comparison.write_text(json.dumps(comparison, indent=2, default=float))
+summary = json.loads(paths.summary.read_text()) if paths.summary.exists() else {"models": {}}  # from 06_analyze
+paths.report.write_text(written_report(paths.root.name, summary) + "\n" + comparison_report(comparison))
+display(Markdown(comparison_report(comparison)))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
 paths.figures.mkdir(exist_ok=True)
-figures = {"compare_k_shares": plot_k_shares(results), "compare_success_by_level": plot_success_by_level(results),
-           "compare_blocking": plot_blocking_heatmap(results), "compare_isolated_vs_composed": plot_isolated_vs_composed(results),
-           "compare_pair_gaps": plot_pair_gaps(pair_composition_gaps(results))}
-for name, figure in figures.items():
+for name, figure in comparison_figures(results, comparison, max_shown=max_shown).items():
     figure.savefig(paths.figures / f"{name}.png", dpi=110)
+
+# %% [markdown]
+# The tasks on which the models disagree (a different k, or different verdicts on the same
+# question), then the failure browser to read them side by side.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's answers may differ on another CPU)
+from stad_utils.browser import browser_widget, disagreements
+
+disagreements([run_dir, *other_runs])
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (an interactive widget; its state differs on every run)
+browser_widget(run_dir, other_runs)

@@ -1,169 +1,410 @@
-"""Two models on the same tasks: paired tests of accuracy and of skill profiles, and validity checks.
+"""Two models on the same tasks: paired differences and tests, bottleneck profiles, pair gaps, validity checks.
 
-Definitions:
-
-* **Help needed** ``h`` of a task: k if k ≥ 0, else K (no scaffold level sufficed, so more
-  than K−1 given steps would be needed). It orders k so that −1 is the worst, for the
-  Wilcoxon signed-rank test of paired differences.
-* **McNemar at level j**: the paired 2×2 table of (model A solved, model B solved) at
-  scaffold level j over tasks both were asked at that level; exact binomial McNemar test.
-* **Skill profile**: a model's blocking rate per skill (see `stad_utils.analysis`). Its
-  difference between two models is the mean absolute difference over skills; the p-value
-  comes from a paired permutation test that swaps the two models' outcomes within each task.
-* **Composition gap of a skill pair** (in the sense of Compositional GSM): for the last two
-  steps (skills a, b) of a task, success at level K−2 (only those two steps left to do)
-  minus the product of the isolated successes of the two steps; averaged per pair.
+The quantities (help needed, paired test, minimal detectable difference, skill profile, pair
+composition gap) are defined in `stad_utils.definitions`. Everything is paired over tasks:
+model A's and model B's answers to the same question are compared, and the tasks one model
+did not answer at a level are left out of that level's comparison (and counted).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.stats import wilcoxon
+from scipy.optimize import brentq
+from scipy.stats import norm, wilcoxon
 from statsmodels.stats.contingency_tables import mcnemar
 
-from .analysis import needed_depth
+from .analysis import (answer_frame, difference_words, estimate, outcome_frame, paired_bootstrap,
+                       percent_text, points, policy_of, share_estimates, share_words, step_frame, task_rates)
+from .definitions import ALPHA, MIN_SUPPORT, POWER, UNMAPPED
 from .records import Ladder, Outcome
 
-ALPHA = 0.05
+PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
+"""The population of paired levels ≥ 1 under each policy (see `analysis.LEVELS_ASKED`)."""
+
+PAIR_GAP_REFUSAL = ("Pair composition gaps are not computed under policy on_failure: variants were asked only for "
+                    "tasks failed as asked, which fixes level K−2 of 2-step tasks at 'failed'.")
 
 
 def help_needed(outcome: Outcome) -> int | None:
-    """k with "never solved" (−1) ordered last, as K."""
+    """k with "never solved" (−1) ordered last, as K; None when k is undetermined.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(k):
+    ...     return Outcome(task_id="t", model="m", source="s", n_steps=3, skills=["a"] * 3, curve=[], isolated=[],
+    ...                    k=k, non_monotonic=False, n_errors=0)
+    >>> [help_needed(o(k)) for k in (0, 2, -1, None)]
+    [0, 2, 3, None]
+    """
     if outcome.k is None:
         return None
     return outcome.n_steps if outcome.k == -1 else outcome.k
 
 
-def _paired(items: Sequence[Outcome], model_a: str, model_b: str) -> list[tuple[Outcome, Outcome]]:
-    by_model = {m: {o.task_id: o for o in items if o.model == m} for m in (model_a, model_b)}
-    common = sorted(set(by_model[model_a]) & set(by_model[model_b]))
-    return [(by_model[model_a][t], by_model[model_b][t]) for t in common
-            if by_model[model_a][t].k is not None and by_model[model_b][t].k is not None]
+def minimal_detectable_difference(n: int, second_moment: float, *, alpha: float = ALPHA,
+                                  power: float = POWER) -> float | None:
+    """The smallest |A − B| a paired test on ``n`` tasks detects with the given power (see `definitions`).
+
+    Solves √n·δ = z_(1−α/2)·√ψ + z_power·√(ψ − δ²) with ψ = max(``second_moment``, δ), the
+    normal approximation for paired proportions (Connor 1987). ``second_moment`` is the mean
+    squared per-task difference (the discordant share with one sample per task). ``None``
+    when even a difference of 1 would not be detected (too few tasks).
+
+    Examples
+    --------
+    >>> round(minimal_detectable_difference(30, 0.2), 2), round(minimal_detectable_difference(1000, 0.2), 3)
+    (0.24, 0.04)
+    >>> minimal_detectable_difference(3, 0.5) is None
+    True
+    """
+    z_alpha, z_power = norm.ppf(1 - alpha / 2), norm.ppf(power)
+
+    def shortfall(delta: float) -> float:
+        psi = max(second_moment, delta)
+        return np.sqrt(n) * delta - z_alpha * np.sqrt(psi) - z_power * np.sqrt(max(psi - delta ** 2, 0.0))
+
+    if n < 1 or shortfall(1.0) < 0:
+        return None
+    return float(brentq(shortfall, 1e-12, 1.0))
 
 
-def mcnemar_by_level(pairs: list[tuple[Outcome, Outcome]]) -> pd.DataFrame:
-    """Per scaffold level: both/only-A/only-B/neither counts and the exact McNemar p-value."""
+def paired_test(differences: np.ndarray, single_sample: bool) -> tuple[str, float]:
+    """(test name, two-sided p) for per-task differences A − B: McNemar's exact test on the
+    discordant tasks with one sample per task, else the Wilcoxon signed-rank test.
+
+    Examples
+    --------
+    >>> paired_test(np.array([1, 1, 1, 1, 1, 1, 0, 0]), single_sample=True)
+    ('McNemar exact', 0.03125)
+    """
+    a_better, b_better = int((differences > 0).sum()), int((differences < 0).sum())
+    if not a_better + b_better:
+        return ("McNemar exact" if single_sample else "Wilcoxon signed-rank"), 1.0
+    if single_sample:
+        return "McNemar exact", float(mcnemar([[0, a_better], [b_better, 0]], exact=True).pvalue)
+    return "Wilcoxon signed-rank", float(wilcoxon(differences[differences != 0]).pvalue)
+
+
+def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
+                  seed: int = 0) -> pd.DataFrame:
+    """Per scaffold level, on tasks both models answered there: their success, A − B with a paired
+    bootstrap interval, the paired test, and the minimal detectable difference.
+
+    Columns: ``level``, ``tasks``, ``a``, ``b`` (success rates), ``difference``, ``low``, ``high``,
+    ``a_better``, ``b_better``, ``tied`` (tasks), ``test``, ``p_value``,
+    ``minimal_detectable_difference``, ``population`` (which tasks were asked).
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(model, task, curve):
+    ...     return Outcome(task_id=task, model=model, source="s", n_steps=2, skills=["a", "b"], curve=curve,
+    ...                    isolated=[], k=None, non_monotonic=False, n_errors=0)
+    >>> items = [o("A", "t1", [True, True]), o("B", "t1", [False, True]), o("A", "t2", [True, None]),
+    ...          o("B", "t2", [True, True])]
+    >>> paired_levels(items, "A", "B", n_resamples=0)[["level", "tasks", "difference", "a_better", "test"]
+    ...                                               ].to_dict(orient="records")
+    [{'level': 0, 'tasks': 2, 'difference': 0.5, 'a_better': 1, 'test': 'McNemar exact'}, {'level': 1, 'tasks': 1, 'difference': 0.0, 'a_better': 0, 'test': 'McNemar exact'}]
+    """
+    columns = ["level", "tasks", "a", "b", "difference", "low", "high", "a_better", "b_better", "tied", "test",
+               "p_value", "minimal_detectable_difference", "population"]
+    answers = answer_frame([o for o in items if o.model in (model_a, model_b)])
+    rates = task_rates(answers[answers["variant"] == "curve"], ["model", "level"])
+    rates = rates[rates["trials"] > 0].set_index(["level", "task_id"])[["model", "successes", "trials"]]
+    sides = [rates[rates["model"] == m].drop(columns="model").add_prefix(f"{side}_")
+             for m, side in ((model_a, "a"), (model_b, "b"))]
+    units = sides[0].join(sides[1], how="inner").reset_index()
+    if units.empty:
+        return pd.DataFrame(columns=columns)
+    units["a"] = units["a_successes"] / units["a_trials"]
+    units["b"] = units["b_successes"] / units["b_trials"]
+    intervals = paired_bootstrap(units, "level", n_resamples=n_resamples, seed=seed).set_index("level")
+    later = PAIRED_LEVELS_ASKED[policy_of([o for o in items if o.model in (model_a, model_b)])]
     rows = []
-    deepest = max((a.n_steps for a, _ in pairs), default=0)
-    for level in range(deepest):
-        cells = [(a.curve[level], b.curve[level]) for a, b in pairs
-                 if level < a.n_steps and a.curve[level] is not None and b.curve[level] is not None]
-        if not cells:
-            continue
-        both = sum(x and y for x, y in cells)
-        only_a = sum(x and not y for x, y in cells)
-        only_b = sum(y and not x for x, y in cells)
-        neither = len(cells) - both - only_a - only_b
-        p_value = mcnemar([[both, only_a], [only_b, neither]], exact=True).pvalue if only_a + only_b else 1.0
-        rows.append({"level": level, "tasks": len(cells), "both": both, "only_a": only_a, "only_b": only_b,
-                     "neither": neither, "p_value": float(p_value)})
-    return pd.DataFrame(rows)
+    for level, group in units.groupby("level"):
+        differences = (group["a"] - group["b"]).to_numpy()
+        test, p_value = paired_test(differences, bool((group[["a_trials", "b_trials"]] == 1).all(axis=None)))
+        rows.append({"level": int(level), "tasks": len(group), "a": group["a"].mean(), "b": group["b"].mean(),
+                     "difference": differences.mean(), "low": intervals.at[level, "low"],
+                     "high": intervals.at[level, "high"], "a_better": int((differences > 0).sum()),
+                     "b_better": int((differences < 0).sum()), "tied": int((differences == 0).sum()), "test": test,
+                     "p_value": p_value,
+                     "minimal_detectable_difference": minimal_detectable_difference(len(group),
+                                                                                    float(np.mean(differences ** 2))),
+                     "population": "all tasks" if level == 0 else later})
+    return pd.DataFrame(rows, columns=columns)
 
 
-def _blocking_counts(items: Sequence[Outcome], skills: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Per outcome and skill: occurrences inside the needed scaffold, and occurrences (see `analysis`)."""
-    index = {skill: i for i, skill in enumerate(skills)}
-    needed, occurring = np.zeros((len(items), len(skills))), np.zeros((len(items), len(skills)))
-    for row, o in enumerate(items):
-        depth = needed_depth(o)
-        for step, skill in enumerate(o.skills, start=1):
-            occurring[row, index[skill]] += 1
-            needed[row, index[skill]] += step <= depth
-    return needed, occurring
+def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str) -> dict:
+    """Help needed (mean over determined samples per task) on tasks with a determined k for both models.
+
+    Returns ``n`` (tasks), ``mean_difference`` (A − B, in steps), ``k_differs_on`` (tasks whose
+    help needed differs) and ``wilcoxon_p`` (signed-rank test of the per-task differences).
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(model, task, k):
+    ...     return Outcome(task_id=task, model=model, source="s", n_steps=3, skills=["a"] * 3, curve=[], isolated=[],
+    ...                    k=k, non_monotonic=False, n_errors=0)
+    >>> help_comparison([o("A", "t1", 0), o("B", "t1", -1), o("A", "t2", 1), o("B", "t2", 1)], "A", "B")["mean_difference"]
+    -1.5
+    """
+    rows = [(o.model, o.task_id, help_needed(o)) for o in items if o.model in (model_a, model_b) and o.k is not None]
+    frame = pd.DataFrame(rows, columns=["model", "task_id", "help"])
+    per_task = frame.pivot_table(index="task_id", columns="model", values="help", aggfunc="mean")
+    if not {model_a, model_b} <= set(per_task.columns):
+        return {"n": 0, "mean_difference": None, "k_differs_on": 0, "wilcoxon_p": None}
+    differences = (per_task[model_a] - per_task[model_b]).dropna().to_numpy()
+    return {"n": len(differences), "mean_difference": float(differences.mean()) if len(differences) else None,
+            "k_differs_on": int((differences != 0).sum()),
+            "wilcoxon_p": float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0}
 
 
-def _distance(needed_a, occurring_a, needed_b, occurring_b) -> float:
-    shared = (occurring_a > 0) & (occurring_b > 0)
-    if not shared.any():
-        return 0.0
-    rate_a = needed_a[shared] / occurring_a[shared]
-    rate_b = needed_b[shared] / occurring_b[shared]
-    return float(np.abs(rate_a - rate_b).mean())
+def profile_matrices(items: Sequence[Outcome], model_a: str, model_b: str,
+                     min_support: int = MIN_SUPPORT) -> tuple[list[str], dict[str, np.ndarray]]:
+    """Per-task bottleneck and at-risk counts of each model, on tasks where both needed help.
+
+    Returns the profile skills (mapped, at risk at least ``min_support`` times for both models)
+    and ``{"bottleneck_a", "at_risk_a", "bottleneck_b", "at_risk_b"}``, each tasks × skills.
+    """
+    steps = step_frame([o for o in items if o.model in (model_a, model_b)])
+    needed_help = outcome_frame([o for o in items if o.model in (model_a, model_b) and o.k not in (None, 0)])
+    both = needed_help.groupby("task_id")["model"].nunique() == 2
+    steps = steps[steps["task_id"].isin(both[both].index) & (steps["skill"] != UNMAPPED)]
+    sums = steps.pivot_table(index=["task_id", "skill"], columns="model", values=["bottleneck", "at_risk"],
+                             aggfunc="sum", fill_value=0.0)
+    if sums.empty or not {model_a, model_b} <= set(sums.columns.get_level_values("model")):
+        return [], {}
+    matrices = {f"{value}_{side}": sums[value, model].unstack("skill", fill_value=0.0)
+                for value in ("bottleneck", "at_risk") for model, side in ((model_a, "a"), (model_b, "b"))}
+    risk = pd.DataFrame({side: matrices[f"at_risk_{side}"].sum() for side in ("a", "b")})
+    skills = sorted(risk.index[(risk >= min_support).all(axis=1)])
+    return skills, {name: matrix[skills].to_numpy() for name, matrix in matrices.items()}
 
 
-def profile_permutation_test(pairs: list[tuple[Outcome, Outcome]], n_permutations: int = 1000,
+def _profile_distance(bottleneck_a, at_risk_a, bottleneck_b, at_risk_b) -> np.ndarray:
+    """Mean absolute difference of bottleneck rates over skills (the last axis), skills at risk in both."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gaps = np.abs(bottleneck_a / at_risk_a - bottleneck_b / at_risk_b)
+    return np.nanmean(np.where(np.isfinite(gaps), gaps, np.nan), axis=-1)
+
+
+def profile_permutation_test(matrices: dict[str, np.ndarray], n_permutations: int = 1000,
                              seed: int = 0) -> tuple[float, float]:
-    """(profile distance, p-value): mean absolute difference of per-skill blocking rates, and how often
-    swapping the two models' outcomes at random within tasks gives a distance at least as large."""
-    skills = sorted({s for a, b in pairs for s in a.skills + b.skills})
-    needed_a, occurring_a = _blocking_counts([a for a, _ in pairs], skills)
-    needed_b, occurring_b = _blocking_counts([b for _, b in pairs], skills)
-    observed = _distance(needed_a.sum(0), occurring_a.sum(0), needed_b.sum(0), occurring_b.sum(0))
-    rng = np.random.default_rng(seed)
-    exceed = 0
-    for _ in range(n_permutations):
-        swap = (rng.random(len(pairs)) < 0.5)[:, None]
-        distance = _distance(np.where(swap, needed_b, needed_a).sum(0), np.where(swap, occurring_b, occurring_a).sum(0),
-                             np.where(swap, needed_a, needed_b).sum(0), np.where(swap, occurring_a, occurring_b).sum(0))
-        exceed += distance >= observed - 1e-12
+    """(profile distance, p-value): how often swapping the two models within random tasks gives a
+    distance at least as large as the observed one (vectorised over permutations).
+
+    Examples
+    --------
+    >>> same = {name: np.ones((6, 2)) for name in ("bottleneck_a", "at_risk_a", "bottleneck_b", "at_risk_b")}
+    >>> profile_permutation_test(same, n_permutations=99)
+    (0.0, 1.0)
+    """
+    totals = {name: matrix.sum(axis=0) for name, matrix in matrices.items()}
+    observed = float(_profile_distance(totals["bottleneck_a"], totals["at_risk_a"], totals["bottleneck_b"],
+                                       totals["at_risk_b"]))
+    n_tasks = matrices["at_risk_a"].shape[0]
+    swaps = (np.random.default_rng(seed).random((n_permutations, n_tasks)) < 0.5).astype(float)
+    moved = {value: swaps @ (matrices[f"{value}_b"] - matrices[f"{value}_a"]) for value in ("bottleneck", "at_risk")}
+    distances = _profile_distance(totals["bottleneck_a"] + moved["bottleneck"], totals["at_risk_a"] + moved["at_risk"],
+                                  totals["bottleneck_b"] - moved["bottleneck"], totals["at_risk_b"] - moved["at_risk"])
+    exceed = int((distances >= observed - 1e-12).sum())
     return observed, (exceed + 1) / (n_permutations + 1)
 
 
-def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
-                   seed: int = 0) -> dict:
-    """Paired comparison of two models on the tasks both have a determined k for.
+def profile_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
+                       seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
+    """The bottleneck profiles of two models on tasks where both needed help, or why they are not compared.
 
-    Returns accuracies, the McNemar table per level, the Wilcoxon test on help needed,
-    the skill-profile permutation test, and a plain-language ``statement``.
+    Returns ``n_tasks``, ``skills``, ``distance``, ``p_value`` and ``largest_difference`` (the
+    skill with the largest rate difference, each model's rate as an estimate), or ``refused``.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(model, task):
+    ...     return Outcome(task_id=task, model=model, source="s", n_steps=2, skills=["add", "mul"], curve=[False, True],
+    ...                    isolated=[True, True], k=1, non_monotonic=False, n_errors=0)
+    >>> profile_comparison([o("A", "t1"), o("B", "t1")], "A", "B")["refused"]
+    'no skill was at risk at least 5 times for both models on the 1 tasks where both needed help'
     """
-    pairs = _paired(items, model_a, model_b)
-    if not pairs:
-        return {"models": [model_a, model_b], "n_tasks": 0, "statement": "No task has a determined k for both."}
-    levels = mcnemar_by_level(pairs)
-    differences = [help_needed(a) - help_needed(b) for a, b in pairs]
-    wilcoxon_p = (float(wilcoxon(differences, zero_method="zsplit").pvalue)
-                  if any(differences) else 1.0)
-    distance, profile_p = profile_permutation_test(pairs, n_permutations, seed)
-    accuracy_a = float(np.mean([a.k == 0 for a, _ in pairs]))
-    accuracy_b = float(np.mean([b.k == 0 for _, b in pairs]))
-    original_p = float(levels.loc[levels["level"] == 0, "p_value"].iloc[0]) if not levels.empty else 1.0
-    result = {
-        "models": [model_a, model_b], "n_tasks": len(pairs),
-        "accuracy_original": {model_a: accuracy_a, model_b: accuracy_b}, "mcnemar_original_p": original_p,
-        "mean_help_difference": float(np.mean(differences)), "wilcoxon_help_p": wilcoxon_p,
-        "k_differs_on": int(sum(d != 0 for d in differences)),
-        "profile_distance": distance, "profile_p": profile_p,
-        "mcnemar_by_level": levels.to_dict(orient="records"),
-    }
+    if all(skill == UNMAPPED for o in items for skill in o.skills):
+        return {"refused": "no step has a mapped skill"}
+    skills, matrices = profile_matrices(items, model_a, model_b, min_support)
+    n_tasks = len(next(iter(matrices.values()))) if matrices else 0
+    if not skills:
+        return {"refused": f"no skill was at risk at least {min_support} times for both models on the {n_tasks} "
+                           "tasks where both needed help", "n_tasks": n_tasks}
+    distance, p_value = profile_permutation_test(matrices, n_permutations, seed)
+    totals = {name: matrix.sum(axis=0) for name, matrix in matrices.items()}
+    rates = {side: share_estimates(totals[f"bottleneck_{side}"], totals[f"at_risk_{side}"]) for side in ("a", "b")}
+    largest = int(np.nanargmax(np.abs(rates["a"]["value"] - rates["b"]["value"])))
+    return {"n_tasks": n_tasks, "skills": skills, "distance": distance, "p_value": p_value,
+            "largest_difference": {"skill": skills[largest], **{
+                model: estimate(*rates[side].iloc[largest][["value", "low", "high", "n"]])
+                for model, side in ((model_a, "a"), (model_b, "b"))}}}
+
+
+def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
+                   n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
+    """Paired comparison of two models on the tasks both answered (keys as in ``comparison.json``).
+
+    ``levels``: `paired_levels` rows; ``accuracy_original``: each model's success as asked on
+    the tasks both answered as asked (estimates); ``difference_original``: A − B there, with
+    its test and minimal detectable difference; ``help_needed``: `help_comparison`;
+    ``profile``: `profile_comparison`; ``statement``: `comparison_statement`.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(model, task, solved):
+    ...     return Outcome(task_id=task, model=model, source="s", n_steps=1, skills=["add"], curve=[solved],
+    ...                    isolated=[True], k=0 if solved else -1, non_monotonic=False, n_errors=0)
+    >>> items = [o("A", f"t{i}", i < 9) for i in range(12)] + [o("B", f"t{i}", i < 6) for i in range(12)]
+    >>> result = compare_models(items, "A", "B", n_permutations=50, n_resamples=200)
+    >>> result["difference_original"]["value"], round(result["difference_original"]["p_value"], 3)
+    (0.25, 0.25)
+    >>> result["statement"][:90]
+    'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
+    """
+    levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed)
+    result = {"models": [model_a, model_b],
+              "simulated": sorted({o.model for o in items if o.simulated and o.model in (model_a, model_b)}),
+              "n_tasks": len({o.task_id for o in items if o.model == model_a} & {o.task_id for o in items
+                                                                                  if o.model == model_b}),
+              "levels": levels.replace({np.nan: None}).to_dict(orient="records"),
+              "help_needed": help_comparison(items, model_a, model_b),
+              "profile": profile_comparison(items, model_a, model_b, n_permutations=n_permutations, seed=seed,
+                                            min_support=min_support)}
+    if not levels.empty and levels["level"].iloc[0] == 0:
+        first = levels.iloc[0]
+        shares = share_estimates([first["a"] * first["tasks"], first["b"] * first["tasks"]], [first["tasks"]] * 2)
+        result["accuracy_original"] = {model: estimate(*shares.iloc[i][["value", "low", "high", "n"]])
+                                       for i, model in enumerate((model_a, model_b))}
+        result["difference_original"] = estimate(first["difference"], first["low"], first["high"], first["tasks"],
+                                                 test=first["test"], p_value=float(first["p_value"]),
+                                                 minimal_detectable_difference=first["minimal_detectable_difference"])
     result["statement"] = comparison_statement(result)
     return result
 
 
+def p_text(p: float) -> str:
+    """A p-value for a table: '0.012', or '< 0.001'."""
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_words(p: float) -> str:
+    """A p-value for a sentence: 'p = 0.012', or 'p < 0.001'.
+
+    Examples
+    --------
+    >>> p_words(0.0123), p_words(1e-6)
+    ('p = 0.012', 'p < 0.001')
+    """
+    text = p_text(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def _named(model: str, result: dict) -> str:
+    return f"{model} (simulated)" if model in result["simulated"] else model
+
+
 def comparison_statement(result: dict) -> str:
-    a, b = result["models"]
-    same_accuracy = result["mcnemar_original_p"] >= ALPHA
-    different_profile = result["profile_p"] < ALPHA
-    accuracy = result["accuracy_original"]
-    head = (f"On {result['n_tasks']} shared tasks, {a} solves {accuracy[a]:.0%} and {b} {accuracy[b]:.0%} as asked "
-            f"(McNemar p = {result['mcnemar_original_p']:.3f}); k differs on {result['k_differs_on']} tasks "
-            f"(Wilcoxon p = {result['wilcoxon_help_p']:.3f}); skill profiles differ by "
-            f"{result['profile_distance']:.2f} in blocking rate (permutation p = {result['profile_p']:.3f}).")
-    if same_accuracy and different_profile:
-        verdict = " Their accuracy is statistically indistinguishable, but they fail on different skills."
-    elif same_accuracy:
-        verdict = " Neither their accuracy nor their skill profiles differ detectably on these tasks."
-    elif different_profile:
-        verdict = " They differ both in accuracy and in which skills block them."
+    """Plain-language sentences for `compare_models`: each claim with its interval, test and n.
+
+    A non-significant difference is written as "no significant difference detected" with the
+    smallest difference the sample could detect; a difference in bottleneck profiles is called
+    a difference in skills only if the help needed does not differ significantly as well.
+    """
+    a, b = (_named(model, result) for model in result["models"])
+    if "difference_original" not in result:
+        return f"No task was answered as asked by both {a} and {b}, so nothing is compared (check the endpoints)."
+    accuracy, difference = result["accuracy_original"], result["difference_original"]
+    parts = [f"On the {difference['n']} tasks both answered as asked, {a} solves "
+             f"{share_words(accuracy[result['models'][0]])} and {b} {share_words(accuracy[result['models'][1]])}; "
+             f"{a} − {b} = {difference_words(difference)}."]
+    accuracy_differs = difference["p_value"] < ALPHA
+    if accuracy_differs:
+        parts.append(f"The difference is significant ({difference['test']} {p_words(difference['p_value'])}, "
+                     f"n = {difference['n']}).")
     else:
-        verdict = " They differ in accuracy; their skill profiles do not differ detectably."
-    return head + verdict
+        detectable = difference["minimal_detectable_difference"]
+        reach = (f"smallest difference this sample could detect ≈ {detectable * 100:.0f} points" if detectable
+                 else "too few tasks to detect any difference")
+        parts.append(f"No significant difference detected ({difference['test']} {p_words(difference['p_value'])}, "
+                     f"n = {difference['n']}; {reach}).")
+    help_numbers = result["help_needed"]
+    help_differs = bool(help_numbers["n"]) and help_numbers["wilcoxon_p"] < ALPHA
+    if help_differs:
+        less = a if help_numbers["mean_difference"] < 0 else b
+        parts.append(f"{less} needs less help: k differs on {help_numbers['k_differs_on']} of {help_numbers['n']} "
+                     f"tasks (mean help needed {a} − {b} = {help_numbers['mean_difference']:+.2f} steps, Wilcoxon "
+                     f"{p_words(help_numbers['wilcoxon_p'])}).")
+    elif help_numbers["n"]:
+        parts.append(f"No significant difference in the help needed detected (k differs on "
+                     f"{help_numbers['k_differs_on']} of {help_numbers['n']} tasks, Wilcoxon "
+                     f"{p_words(help_numbers['wilcoxon_p'])}).")
+    parts.append(_profile_sentence(result, a, b, accuracy_differs, help_differs))
+    return " ".join(parts)
 
 
-def pair_composition_gaps(items: Sequence[Outcome]) -> pd.DataFrame:
-    """Per model and final skill pair (a, b): observed success with two steps left minus the isolated product."""
-    rows = []
-    for o in items:
-        if o.n_steps < 2 or o.curve[o.n_steps - 2] is None or None in o.isolated[-2:]:
-            continue
-        rows.append({"model": o.model, "first": o.skills[-2], "second": o.skills[-1],
-                     "composed": float(o.curve[o.n_steps - 2]),
-                     "expected": float(o.isolated[-2]) * float(o.isolated[-1])})
-    frame = pd.DataFrame(rows, columns=["model", "first", "second", "composed", "expected"])
-    grouped = frame.groupby(["model", "first", "second"]).agg(
+def _profile_sentence(result: dict, a: str, b: str, accuracy_differs: bool, help_differs: bool) -> str:
+    profile = result["profile"]
+    if "refused" in profile:
+        return f"Bottleneck profiles are not compared: {profile['refused']}."
+    where = f"on the {profile['n_tasks']} tasks where both needed help"
+    if profile["p_value"] >= ALPHA:
+        return (f"No significant difference in bottleneck profiles detected {where} (permutation "
+                f"{p_words(profile['p_value'])}, {len(profile['skills'])} skills).")
+    largest = profile["largest_difference"]
+    rates = [largest[model] for model in result["models"]]
+    detail = (f"bottleneck-rate distance {profile['distance']:.2f}, permutation {p_words(profile['p_value'])}; "
+              f"largest at '{largest['skill']}': {a} {share_words(rates[0])}, {b} {share_words(rates[1])}")
+    if help_differs:
+        return (f"Their bottleneck profiles differ {where} ({detail}), but so does the help they need, which by "
+                "itself moves the bottleneck step: this is not evidence of different skill gaps.")
+    if accuracy_differs:
+        return f"{where[0].upper()}{where[1:]} they are also blocked at different skills ({detail})."
+    return f"Their accuracy as asked does not differ significantly, yet {where} they are blocked at different skills " \
+           f"({detail})."
+
+
+def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | None = None) -> pd.DataFrame:
+    """Per model and final skill pair (a, b): success with two steps left minus the product of isolated successes.
+
+    Per task, each success is its per-task rate over samples; tasks need the level K−2 and both
+    isolated steps answered. Columns: ``model``, ``first``, ``second``, ``tasks``, ``composed``,
+    ``expected``, ``gap``. ``rename`` maps skills to shown names (folding). Raises `ValueError`
+    under policy ``on_failure`` (see `definitions`, Policies).
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(task, curve, isolated):
+    ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["add", "mul"], curve=curve,
+    ...                    isolated=isolated, k=None, non_monotonic=False, n_errors=0)
+    >>> pair_composition_gaps([o("t1", [False, True], [True, True]), o("t2", [True, True], [True, False])]
+    ...                       ).to_dict(orient="records")
+    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0}]
+    """
+    if policy_of(items) == "on_failure":
+        raise ValueError(PAIR_GAP_REFUSAL)
+    rename = rename or {}
+    rows = [(o.model, o.task_id, rename.get(o.skills[-2], o.skills[-2]), rename.get(o.skills[-1], o.skills[-1]),
+             float(o.curve[-2]), float(o.isolated[-2]), float(o.isolated[-1]))
+            for o in items if o.n_steps >= 2 and None not in (o.curve[-2], o.isolated[-2], o.isolated[-1])]
+    frame = pd.DataFrame(rows, columns=["model", "task_id", "first", "second", "composed", "alone_first",
+                                        "alone_second"])
+    per_task = frame.groupby(["model", "task_id", "first", "second"]).mean().reset_index()
+    per_task["expected"] = per_task["alone_first"] * per_task["alone_second"]
+    grouped = per_task.groupby(["model", "first", "second"]).agg(
         tasks=("composed", "size"), composed=("composed", "mean"), expected=("expected", "mean")).reset_index()
     grouped["gap"] = grouped["composed"] - grouped["expected"]
     return grouped
@@ -180,12 +421,65 @@ def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict
       that states the final answer although the original question does not;
     * ``non_monotonic``: outcomes solved at some level and failed at a higher one;
     * ``solved_but_steps_failed``: outcomes solved as asked (k = 0) with an isolated step
-      failed, which questions the teacher's step answers or the isolated wording.
+      failed, which questions the teacher's step answers or the isolated wording; ``None``
+      under ``on_failure``, where solved originals have no isolated answers.
     """
     leaking = [ladder.task_id for ladder in ladders if not _mentions(ladder.task.question, ladder.task.answer)
                and any(_mentions(text, ladder.task.answer) for text in ladder.scaffolds + ladder.isolated[:-1])]
-    return {
-        "possible_leakage": len(leaking), "leaking_tasks": leaking[:20],
-        "non_monotonic": sum(o.non_monotonic for o in items),
-        "solved_but_steps_failed": sum(o.k == 0 and False in o.isolated for o in items),
-    }
+    solved_but_failed = (sum(o.k == 0 and False in o.isolated for o in items) if policy_of(items) == "full"
+                         else None)
+    return {"possible_leakage": len(leaking), "leaking_tasks": leaking[:20],
+            "non_monotonic": sum(o.non_monotonic for o in items), "solved_but_steps_failed": solved_but_failed}
+
+
+def compare_run(items: Sequence[Outcome], ladders: Sequence[Ladder], *, n_permutations: int = 1000,
+                n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
+    """``comparison.json``: `compare_models` for every pair of models, pair gaps and validity checks.
+
+    ``pair_gaps`` holds `pair_composition_gaps` records, or ``{"refused": reason}``.
+    """
+    models = sorted({o.model for o in items})
+    comparisons = [compare_models(items, a, b, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed,
+                                  min_support=min_support) for a, b in itertools.combinations(models, 2)]
+    policy = policy_of(items)
+    pair_gaps = (pair_composition_gaps(items).to_dict(orient="records") if policy == "full"
+                 else {"refused": PAIR_GAP_REFUSAL})
+    return {"models": models, "policy": policy, "min_support": min_support, "comparisons": comparisons,
+            "pair_gaps": pair_gaps, "validity": validity_checks(ladders, items)}
+
+
+COMPARISON_COLUMNS = ["A", "B", "level j", "tasks", "A solves", "B solves", "A − B (points)", "95% CI", "test", "p",
+                      "detectable ≈", "asked of"]
+
+
+def comparison_table(comparison: dict) -> pd.DataFrame:
+    """Every paired level of every model pair, formatted for a notebook or report."""
+    return pd.DataFrame([[c["models"][0], c["models"][1], row["level"], row["tasks"], percent_text(row["a"]),
+                          percent_text(row["b"]), points(row["difference"]),
+                          f"{points(row['low'])} to {points(row['high'])}", row["test"], p_text(row["p_value"]),
+                          "–" if row["minimal_detectable_difference"] is None
+                          else f"{row['minimal_detectable_difference'] * 100:.0f}", row["population"]]
+                         for c in comparison["comparisons"] for row in c["levels"]], columns=COMPARISON_COLUMNS)
+
+
+def comparison_report(comparison: dict) -> str:
+    """The comparison section of ``report.md``: per pair its statement and paired levels, then validity checks."""
+    parts = ["## Comparisons\n"]
+    if not comparison["comparisons"]:
+        parts.append(f"Only one model ({', '.join(comparison['models'])}): nothing to compare.\n")
+    table = comparison_table(comparison)
+    for c in comparison["comparisons"]:
+        a, b = c["models"]
+        rows = table[(table["A"] == a) & (table["B"] == b)].drop(columns=["A", "B"])
+        parts.append(f"### {a} vs {b}\n\n{c['statement']}\n")
+        if not rows.empty:
+            parts.append(f"Paired success per scaffold level (A = {a}, B = {b}; differences in percentage points, "
+                         f"95% paired bootstrap intervals):\n\n{rows.to_markdown(index=False, disable_numparse=True)}\n")
+    validity = comparison["validity"]
+    parts.append(f"### Validity checks\n\n{validity['possible_leakage']} ladder(s) may leak the answer in a variant; "
+                 f"{validity['non_monotonic']} outcome(s) are non-monotonic; "
+                 + ("'solved although a step failed' is not computed under on_failure."
+                    if validity["solved_but_steps_failed"] is None else
+                    f"{validity['solved_but_steps_failed']} outcome(s) were solved as asked although a step failed "
+                    "alone.") + "\n")
+    return "\n".join(parts)

@@ -1,15 +1,7 @@
-"""From verdicts to a task's success curve and its minimal scaffolding level k.
+"""From verdicts to each task's success curve and its minimal scaffolding level k.
 
-Definitions (the paper's, made precise for errors):
-
-* The **success curve** of a task with K steps is ``curve[j]`` for j = 0…K−1: whether the
-  target solved the task with the first j steps given (j = 0 is the original). An entry
-  is ``None`` when no answer could be obtained (an infrastructure error) or the level
-  was not asked.
-* The **minimal scaffolding level** k is the first j with ``curve[j]`` true; −1 if every
-  level was asked and failed ("intractable"); ``None`` (undetermined, excluded from k
-  statistics and counted) if a level before the first success has no answer.
-* A curve is **non-monotonic** when a level is solved and a higher level is failed.
+The quantities (success curve, k, undetermined, non-monotonic) are defined in
+`stad_utils.definitions`; this module computes them per (task, model, sample).
 """
 
 from __future__ import annotations
@@ -17,11 +9,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from .definitions import UNMAPPED
 from .records import Ladder, Outcome, StepSkill, Verdict
+
+VerdictKey = tuple[str, str, str, int, int]
+"""(task_id, model, variant, level, sample): one question put to one model once."""
 
 
 def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
-    """k from a success curve.
+    """k from a success curve: the first solved level, −1 if all failed, None if undetermined.
 
     Examples
     --------
@@ -31,6 +27,8 @@ def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
     -1
     >>> minimal_scaffolding_level([False, None, True]) is None
     True
+    >>> minimal_scaffolding_level([True, None])
+    0
     """
     for level, solved in enumerate(curve):
         if solved is None:
@@ -40,9 +38,27 @@ def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
     return -1
 
 
+def first_unanswered_level(curve: Sequence[bool | None]) -> int | None:
+    """The level that leaves k undetermined (the first ``None`` before any success), if any.
+
+    Examples
+    --------
+    >>> first_unanswered_level([False, None, True]), first_unanswered_level([True, None])
+    (1, None)
+    """
+    for level, solved in enumerate(curve):
+        if solved is None:
+            return level
+        if solved:
+            return None
+    return None
+
+
 def is_non_monotonic(curve: Sequence[bool | None]) -> bool:
     """True if some level is solved and a higher level failed (``None`` entries are ignored).
 
+    Examples
+    --------
     >>> is_non_monotonic([False, True, False]), is_non_monotonic([False, True, None])
     (True, False)
     """
@@ -54,39 +70,112 @@ def is_non_monotonic(curve: Sequence[bool | None]) -> bool:
     return False
 
 
-def latest_verdicts(verdicts: Iterable[Verdict]) -> dict[tuple[str, str, str, int], Verdict]:
-    """The last verdict per (task, model, variant, level): a re-asked item supersedes an error."""
-    return {(v.task_id, v.model, v.variant, v.level): v for v in verdicts}
+def verdict_key(verdict: Verdict) -> VerdictKey:
+    """The question a verdict answers: (task, model, variant, level, sample)."""
+    return verdict.task_id, verdict.model, verdict.variant, verdict.level, verdict.sample
+
+
+def latest_verdicts(verdicts: Iterable[Verdict]) -> dict[VerdictKey, Verdict]:
+    """The last verdict per (task, model, variant, level, sample): a re-asked item supersedes an error.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Verdict
+    >>> def ask(correct, sample=0):
+    ...     return Verdict(task_id="t", model="m", variant="original", level=0, sample=sample, prompt="p",
+    ...                    reference="1", response="1", correct=correct, decided_by="deterministic")
+    >>> latest = latest_verdicts([ask(None), ask(True), ask(False, sample=1)])
+    >>> [(key[-1], v.correct) for key, v in latest.items()]
+    [(0, True), (1, False)]
+    """
+    return {verdict_key(v): v for v in verdicts}
+
+
+def is_undecided(verdict: Verdict) -> bool:
+    """A reply no judge stage could decide (never an error, never wrong)."""
+    return verdict.outcome == "undecided"
+
+
+def is_error(verdict: Verdict) -> bool:
+    """No usable verdict for a reason other than indecision: no reply, or no usable judge verdict."""
+    return verdict.correct is None and not is_undecided(verdict)
+
+
+def outcome_of(ladder: Ladder, model: str, sample: int, asked: Sequence[Verdict], skills: Sequence[str]) -> Outcome:
+    """One task's `Outcome` for one model and sample, from the latest verdicts of its questions.
+
+    ``asked`` holds those verdicts; ``skills`` names each step's skill. The outcome's policy is
+    the one its original was asked under; ``undetermined_by`` is the verdict kind at the
+    level that leaves k open.
+    """
+    by_question = {(v.variant, v.level): v for v in asked}
+
+    def answers(variant: str, levels: range) -> list[bool | None]:
+        return [getattr(by_question.get((variant, level)), "correct", None) for level in levels]
+
+    scaffold_levels = range(1, ladder.n_steps)
+    curve_verdicts = [by_question.get(("original", 0))] + [by_question.get(("scaffold", j)) for j in scaffold_levels]
+    curve = [getattr(v, "correct", None) for v in curve_verdicts]
+    blocking = first_unanswered_level(curve)
+    blocking_verdict = curve_verdicts[blocking] if blocking is not None else None
+    asked_placebo = any(v.variant == "placebo" for v in asked)
+    return Outcome(
+        task_id=ladder.task_id, model=model, source=ladder.task.source, n_steps=ladder.n_steps,
+        skills=list(skills), curve=curve, isolated=answers("isolated", range(1, ladder.n_steps + 1)),
+        placebo=answers("placebo", scaffold_levels) if asked_placebo else [],
+        k=minimal_scaffolding_level(curve),
+        undetermined_by=(None if blocking_verdict is None  # not asked: k is not held up by a verdict
+                         else "undecided" if is_undecided(blocking_verdict) else "error"),
+        non_monotonic=is_non_monotonic(curve),
+        n_errors=sum(map(is_error, asked)), n_undecided=sum(map(is_undecided, asked)),
+        truncated=[bool(v and v.truncated) for v in curve_verdicts],
+        sample=sample, policy=(by_question.get(("original", 0)) or asked[0]).policy,
+        simulated=any(v.simulated for v in asked),
+    )
 
 
 def outcomes(ladders: Sequence[Ladder], verdicts: Iterable[Verdict], skills: Sequence[StepSkill]) -> list[Outcome]:
-    """One `Outcome` per (task, model) pair that has verdicts."""
-    by_key = latest_verdicts(verdicts)
+    """One `Outcome` per (task, model, sample) that has verdicts, in ladder order.
+
+    A step without a `StepSkill` gets the skill ``"unmapped"``.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Ladder, Step, Task, Verdict
+    >>> task = Task(task_id="t", source="demo", question="Q?", answer="2")
+    >>> ladder = Ladder(task=task, teacher="demo", steps=[Step(description="d", answer="1"),
+    ...                 Step(description="e", answer="2")], scaffolds=["S1?"], isolated=["I1?", "I2?"])
+    >>> def ask(variant, level, correct):
+    ...     return Verdict(task_id="t", model="m", variant=variant, level=level, prompt="p", reference="2",
+    ...                    response="x", correct=correct, decided_by="deterministic")
+    >>> [o] = outcomes([ladder], [ask("original", 0, False), ask("scaffold", 1, True)], [])
+    >>> o.curve, o.k, o.isolated, o.skills
+    ([False, True], 1, [None, None], ['unmapped', 'unmapped'])
+    """
     step_skill = {(s.task_id, s.step): s.skill for s in skills}
-    asked_by_task: dict[tuple[str, str], list[Verdict]] = defaultdict(list)
-    for (task_id, model, _, _), verdict in by_key.items():
-        asked_by_task[task_id, model].append(verdict)
-    models = sorted({model for (_, model) in asked_by_task})
-    result = []
-    for ladder in ladders:
-        for model in models:
-            asked = asked_by_task.get((ladder.task_id, model))
-            if not asked:
-                continue
-            answered = {(v.variant, v.level): v.correct for v in asked}
-            curve = [answered.get(("original", 0))] + [answered.get(("scaffold", j)) for j in range(1, ladder.n_steps)]
-            isolated = [answered.get(("isolated", i)) for i in range(1, ladder.n_steps + 1)]
-            result.append(Outcome(
-                task_id=ladder.task_id, model=model, source=ladder.task.source, n_steps=ladder.n_steps,
-                skills=[step_skill.get((ladder.task_id, i), "unmapped") for i in range(1, ladder.n_steps + 1)],
-                curve=curve, isolated=isolated, k=minimal_scaffolding_level(curve),
-                non_monotonic=is_non_monotonic(curve), n_errors=sum(v.error is not None for v in asked),
-            ))
-    return result
+    asked: dict[tuple[str, str, int], list[Verdict]] = defaultdict(list)
+    for (task_id, model, _, _, sample), verdict in latest_verdicts(verdicts).items():
+        asked[task_id, model, sample].append(verdict)
+    by_task: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for task_id, model, sample in sorted(asked):
+        by_task[task_id].append((model, sample))
+    return [outcome_of(ladder, model, sample, asked[ladder.task_id, model, sample],
+                       [step_skill.get((ladder.task_id, i), UNMAPPED) for i in range(1, ladder.n_steps + 1)])
+            for ladder in ladders for model, sample in by_task[ladder.task_id]]
 
 
 def k_distribution(items: Iterable[Outcome]) -> dict[str, int]:
-    """Counts of k over outcomes with a determined k, keyed ``"-1"``, ``"0"``, ``"1"`` …"""
+    """Counts of k over outcomes with a determined k, keyed ``"-1"``, ``"0"``, ``"1"`` …
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(k):
+    ...     return Outcome(task_id="t", model="m", source="s", n_steps=2, skills=["a", "b"], curve=[], isolated=[],
+    ...                    k=k, non_monotonic=False, n_errors=0)
+    >>> k_distribution([o(0), o(-1), o(None), o(0)])
+    {'-1': 1, '0': 2}
+    """
     counts: dict[int, int] = defaultdict(int)
     for outcome in items:
         if outcome.k is not None:

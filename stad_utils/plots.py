@@ -1,129 +1,394 @@
-"""Figures for a workshop screen: large labels, one message per figure."""
+"""Figures for a workshop projector: large labels, one message per figure, intervals and counts on every rate.
+
+Skills are shown by support: the ``max_shown`` most frequent by name, the rest folded into
+"other (n skills)" (`stad_utils.skills.fold_rare_skills`). Every figure says how many tasks
+stand behind it and how many were left out (errors, undecided); a run without answered
+tasks gets a placeholder that says so instead of an empty or crashing plot.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.patches import Patch
 
-from .analysis import outcome_frame, skill_table
+from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, policy_of, skill_table,
+                       success_by_level, undetermined_counts, undetermined_words)
+from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
+from .definitions import MIN_SUPPORT, UNRESOLVED
 from .records import Outcome
+from .skills import fold_rare_skills
 
 sns.set_theme(context="talk", style="whitegrid")
 
+NO_ANSWERS = "no answered tasks"
+MAX_SHOWN = 12
+"""Skills shown by name in a figure; the others are folded into "other (n skills)"."""
+SUBTITLE_CHARS_PER_INCH = 10  # characters of a subtitle per inch of axes width (x-small font, with margin)
 
-def _k_label(k: int) -> str:
-    return "unsolved (−1)" if k == -1 else "alone (0)" if k == 0 else f"{k} step{'s' if k > 1 else ''} given"
+
+def placeholder(title: str, message: str):
+    """A figure that only says why there is nothing to plot.
+
+    Examples
+    --------
+    >>> placeholder("Success per level", "no answered tasks").axes[0].texts[0].get_text()
+    'no answered tasks'
+    """
+    text = textwrap.fill(message, 55)
+    fig, ax = plt.subplots(figsize=(10, 1.6 + 0.45 * text.count("\n")))
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize="medium", color="dimgray")
+    ax.set_title(title)
+    return fig
 
 
-def plot_k_distribution(items: Sequence[Outcome]):
-    """Bar chart of the minimal scaffolding level k per model."""
-    frame = outcome_frame(items)
-    frame = frame[frame["k"].notna()].astype({"k": int})
-    order = sorted(frame["k"].unique(), key=lambda k: (k == -1, k))
-    fig, ax = plt.subplots(figsize=(9, 5))
-    sns.countplot(data=frame, x=frame["k"].map(_k_label), hue="model", order=[_k_label(k) for k in order], ax=ax)
-    ax.set(xlabel="minimal scaffolding level k", ylabel="tasks", title="How much help does each task need?")
-    ax.tick_params(axis="x", labelrotation=15)
+def readable(name: str, width: int = 24) -> str:
+    """A skill name shortened to two lines of ``width`` characters.
+
+    Examples
+    --------
+    >>> readable("extract quantities from the text of a word problem", width=20)
+    'extract quantities\\nfrom the text of […]'
+    """
+    return textwrap.fill(textwrap.shorten(name, width=2 * width, placeholder=" […]"), width)
+
+
+def k_label(k: int) -> str:
+    """Axis label of a minimal scaffolding level.
+
+    Examples
+    --------
+    >>> [k_label(k) for k in (0, 1, 2, -1)]
+    ['alone (0)', '1 step given', '2 steps given', 'unresolved (−1)']
+    """
+    return "unresolved (−1)" if k == -1 else "alone (0)" if k == 0 else f"{k} step{'s' if k > 1 else ''} given"
+
+
+def model_names(items: Sequence[Outcome]) -> dict[str, str]:
+    """Each model's legend name, marking simulated targets."""
+    simulated = {o.model for o in items if o.simulated}
+    return {m: f"{m} (simulated)" if m in simulated else m for m in sorted({o.model for o in items})}
+
+
+def skill_folding(items: Sequence[Outcome], max_shown: int = MAX_SHOWN) -> dict[str, str]:
+    """Shown name of every skill of ``items``: the ``max_shown`` most frequent ones, the rest folded."""
+    return fold_rare_skills([skill for o in items for skill in o.skills], max_shown=max_shown)
+
+
+def is_folded(name: str) -> bool:
+    """True for the categories shown after every skill: folded rare skills and unresolved tasks."""
+    return name.startswith("other (") or name == UNRESOLVED
+
+
+def by_support(support: pd.Series) -> list[str]:
+    """Category names, most support first, with folded skills and "unresolved" last.
+
+    Examples
+    --------
+    >>> by_support(pd.Series({"other (3 skills)": 9, "add": 2, "mul": 5}))
+    ['mul', 'add', 'other (3 skills)']
+    """
+    return sorted(support.index, key=lambda name: (is_folded(name), -support[name]))
+
+
+def _titled(fig, ax, title: str, subtitle: str = "") -> None:
+    """The figure's title, and a small grey subtitle over ``ax`` wrapped to the axes' width."""
+    fig.suptitle(title, fontsize="large")
+    if subtitle:
+        chars = int(ax.get_position().width * fig.get_figwidth() * SUBTITLE_CHARS_PER_INCH)
+        ax.set_title(textwrap.fill(subtitle, chars), fontsize="x-small", color="dimgray")
+
+
+def _left_out(items: Sequence[Outcome]) -> str:
+    """'undetermined: m1 3 outcome(s) … (2 errors, 1 undecided)' per model with any, for subtitles."""
+    parts = [f"{name}: {words}" for model, name in model_names(items).items()
+             if (words := undetermined_words(undetermined_counts([o for o in items if o.model == model])))]
+    return "; ".join(parts)
+
+
+def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: dict[str, str], *,
+                  horizontal: bool = False, min_support: int = MIN_SUPPORT) -> None:
+    """Bars of ``value`` per ``category`` (position) and model (colour) with ``low``–``high`` error bars.
+
+    Bars resting on fewer than ``min_support`` units (column ``n``) are drawn faded; the legend
+    sits outside the axes so that it never covers a bar.
+    """
+    colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
+    width = 0.8 / len(names)
+    for i, (model, name) in enumerate(names.items()):
+        rows = table[table["model"] == model].set_index(category).reindex(order)
+        value = rows["value"].fillna(0).to_numpy(dtype=float)
+        errors = np.clip(np.nan_to_num([value - rows["low"].to_numpy(dtype=float),
+                                        rows["high"].to_numpy(dtype=float) - value]), 0, None)  # 0: rounding
+        positions = np.arange(len(order)) + (i - (len(names) - 1) / 2) * width
+        bars = (ax.barh(positions, value, height=width * 0.95, xerr=errors, color=colours[model], label=name,
+                        capsize=3) if horizontal else
+                ax.bar(positions, value, width=width * 0.95, yerr=errors, color=colours[model], label=name, capsize=3))
+        for bar, n in zip(bars, rows["n"].fillna(0)):
+            bar.set_alpha(1.0 if n >= min_support else 0.35)
+    labels = [readable(str(c), 24 if horizontal else 11) for c in order]
+    if horizontal:
+        ax.set_yticks(range(len(order)), labels)
+        if not ax.yaxis_inverted():  # most important first, once even on shared axes
+            ax.invert_yaxis()
+    else:
+        ax.set_xticks(range(len(order)), labels)
+    ax.legend(handles=[Patch(color=colours[model], label=name) for model, name in names.items()], fontsize="x-small",
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+
+# ------------------------------------------------------------------------------------------ one model or several
+
+
+def plot_k_shares(items: Sequence[Outcome]):
+    """Share of determined tasks at each k per model, with Wilson 95% intervals and the undetermined count.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> failed = Outcome(task_id="t", model="m", source="s", n_steps=1, skills=["a"], curve=[None], isolated=[None],
+    ...                  k=None, undetermined_by="error", non_monotonic=False, n_errors=2)
+    >>> plot_k_shares([failed]).axes[0].texts[0].get_text().split(":")[0]
+    'no answered tasks'
+    """
+    title = "How much help does each task need?"
+    shares = k_shares(items)
+    if shares.empty:
+        return placeholder(title, f"{NO_ANSWERS}: no task has a determined k. {_left_out(items)}")
+    order = sorted(shares["k"].unique(), key=k_order)
+    fig, ax = plt.subplots(figsize=(11, 6))
+    _grouped_bars(ax, shares.assign(k=shares["k"].map(k_label)), "k", [k_label(k) for k in order], model_names(items))
+    ax.set(xlabel="minimal scaffolding level k", ylabel="share of tasks", ylim=(0, 1))
+    counts = ", ".join(f"{model_names(items)[m]} n = {int(n)}" for m, n in shares.groupby("model")["n"].first().items())
+    _titled(fig, ax, title, f"tasks with a determined k: {counts}. {_left_out(items) or 'None undetermined'}. "
+                            "Bars: 95% Wilson intervals.")
     fig.tight_layout()
     return fig
 
 
 def plot_success_by_level(items: Sequence[Outcome]):
-    """Share of tasks solved at each scaffold level (the dose-response curve of scaffolding)."""
-    rows = [{"model": o.model, "level": j, "solved": float(solved)}
-            for o in items for j, solved in enumerate(o.curve) if solved is not None]
-    frame = pd.DataFrame(rows)
-    fig, ax = plt.subplots(figsize=(9, 5))
-    if not frame.empty:
-        sns.pointplot(data=frame, x="level", y="solved", hue="model", errorbar=("ci", 95), ax=ax)
-    ax.set(xlabel="steps given (scaffold level j)", ylabel="share solved", ylim=(0, 1.05),
-           title="Success as more steps are given")
+    """Success at each scaffold level per model over the tasks answered there (placebo levels dashed)."""
+    title = "Success as more steps are given"
+    table = pd.concat([success_by_level(items).assign(kind="scaffold"),
+                       success_by_level(items, variant="placebo").assign(kind="placebo")], ignore_index=True)
+    table = table[table["n"] > 0]
+    if table.empty:
+        return placeholder(title, f"{NO_ANSWERS}. {_left_out(items)}")
+    names = model_names(items)
+    colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
+    fig, ax = plt.subplots(figsize=(11, 6))
+    for (model, kind), rows in table.groupby(["model", "kind"]):
+        shift = (list(names).index(model) - (len(names) - 1) / 2) * 0.06
+        ax.errorbar(rows["level"] + shift, rows["value"], yerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
+                    marker="o" if kind == "scaffold" else "s", linestyle="-" if kind == "scaffold" else "--",
+                    color=colours[model], capsize=4, label=f"{names[model]}{' · placebo' if kind == 'placebo' else ''}")
+    answered = table[table["kind"] == "scaffold"].groupby("level")["n"].min().astype(int)
+    ax.set_xticks(answered.index, [f"{level}\nn≥{n}" for level, n in answered.items()])
+    ax.set(xlabel="steps given (scaffold level j); n = tasks answered", ylabel="share solved", ylim=(0, 1.05))
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    note = ("Levels ≥ 1 were asked only of tasks failed as asked (policy on_failure). "
+            if policy_of(items) == "on_failure" else "")
+    _titled(fig, ax, title, f"{note}Over tasks answered at each level; bars: 95% Wilson intervals.")
     fig.tight_layout()
     return fig
 
 
-def plot_skills(items: Sequence[Outcome]):
-    """Per skill: accuracy when asked alone vs success of the tasks composing it, and blocking rate."""
-    table = skill_table(items)
-    long = table.melt(id_vars="skill", value_vars=["isolated_accuracy", "composed_success", "blocking_rate"],
-                      var_name="measure", value_name="rate")
-    fig, ax = plt.subplots(figsize=(10, 0.7 * max(len(table), 3) + 2))
-    sns.barplot(data=long, y="skill", x="rate", hue="measure", ax=ax)
-    ax.set(xlim=(0, 1.05), xlabel="rate", ylabel="", title="Skills: alone, composed, blocking")
-    ax.legend(loc="lower right", fontsize="small")
+def plot_bottlenecks(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT):
+    """Bottleneck attribution: among tasks that needed help, the share whose bottleneck is each skill."""
+    title = "Which step's skill turned failure into success?"
+    table = bottleneck_attribution(items, rename=skill_folding(items, max_shown))
+    if table.empty:
+        return placeholder(title, f"no task with a determined k needed help. {_left_out(items)}")
+    order = by_support(table.groupby("bottleneck")["tasks"].sum())
+    fig, ax = plt.subplots(figsize=(11, 2.5 + 0.45 * len(order) * max(1, len(model_names(items)) / 1.5)))
+    _grouped_bars(ax, table, "bottleneck", order, model_names(items), horizontal=True, min_support=min_support)
+    ax.set(xlabel="share of tasks that needed help", xlim=(0, 1))
+    needed = ", ".join(f"{model_names(items)[m]} n = {n:g}" for m, n in table.groupby("model")["n"].first().items())
+    _titled(fig, ax, title, f"bottleneck = step k, the step whose provision turned failure into success. Tasks that "
+                            f"needed help: {needed}. {_left_out(items) or 'None undetermined'}. "
+                            "Bars: 95% Wilson intervals.")
     fig.tight_layout()
     return fig
 
 
-def plot_k_shares(items: Sequence[Outcome], n_resamples: int = 500, seed: int = 0):
-    """Share of tasks at each k per model, with 95% bootstrap intervals over tasks."""
-    import numpy as np
-
-    frame = outcome_frame(items)
-    frame = frame[frame["k"].notna()].astype({"k": int})
-    rng = np.random.default_rng(seed)
-    rows = []
-    for model, group in frame.groupby("model"):
-        ks = group["k"].to_numpy()
-        for k in sorted(frame["k"].unique(), key=lambda k: (k == -1, k)):
-            draws = [np.mean(ks[rng.integers(0, len(ks), len(ks))] == k) for _ in range(n_resamples)]
-            low, high = np.percentile(draws, [2.5, 97.5])
-            rows.append({"model": model, "k": _k_label(k), "share": np.mean(ks == k), "low": low, "high": high})
-    table = pd.DataFrame(rows)
-    fig, ax = plt.subplots(figsize=(10, 5))
-    sns.barplot(data=table, x="k", y="share", hue="model", ax=ax, errorbar=None)
-    for patch_group, (_, model_rows) in zip(ax.containers, table.groupby("model", sort=True)):
-        for patch, (_, row) in zip(patch_group, model_rows.iterrows()):
-            x = patch.get_x() + patch.get_width() / 2
-            ax.errorbar(x, row["share"], yerr=[[row["share"] - row["low"]], [row["high"] - row["share"]]],
-                        color="black", capsize=3, linewidth=1)
-    ax.set(xlabel="minimal scaffolding level k", ylabel="share of tasks", ylim=(0, 1),
-           title="How much help each model needs (95% CI)")
-    ax.tick_params(axis="x", labelrotation=15)
+def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT):
+    """Per shown skill: accuracy when asked alone, and bottleneck rate, each with its 95% interval."""
+    title = "Skills: alone, and as the bottleneck"
+    table = skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
+    if table.empty or not table["isolated_n"].any() and not table["at_risk"].any():
+        return placeholder(title, f"{NO_ANSWERS} with a step. {_left_out(items)}")
+    order = by_support(table.groupby("skill")["occurrences"].sum())
+    names = model_names(items)
+    fig, axes = plt.subplots(1, 2, figsize=(14, 2.5 + 0.5 * len(order) * max(1, len(names) / 1.5)), sharey=True)
+    for ax, measure, n, label in ((axes[0], "isolated_accuracy", "isolated_n", "accuracy asked alone"),
+                                  (axes[1], "bottleneck_rate", "at_risk", "bottleneck rate (when next to give)")):
+        _grouped_bars(ax, table.rename(columns={measure: "value", f"{measure}_low": "low", f"{measure}_high": "high",
+                                                n: "n"}), "skill", order, names, horizontal=True,
+                      min_support=min_support)
+        ax.set(xlabel=label, xlim=(0, 1))
+    axes[0].get_legend().remove()
+    _titled(fig, axes[0], title, f"{len(order)} shown skills, most frequent first; bars: 95% Wilson intervals; "
+                                 f"faded: fewer than {min_support} answered (left) or at-risk steps (right). "
+                                 f"{_left_out(items)}")
     fig.tight_layout()
     return fig
 
 
-def plot_blocking_heatmap(items: Sequence[Outcome]):
-    """Skill × model: how often the skill lies inside the scaffold a task needed."""
-    frame = pd.concat([skill_table([o for o in items if o.model == m]).assign(model=m)
-                       for m in sorted({o.model for o in items})])
-    pivot = frame.pivot(index="skill", columns="model", values="blocking_rate")
-    fig, ax = plt.subplots(figsize=(3 + 2 * pivot.shape[1], 1 + 0.6 * pivot.shape[0]))
-    sns.heatmap(pivot, annot=True, fmt=".2f", vmin=0, vmax=1, cmap="rocket_r", ax=ax, cbar_kws={"label": "blocking"})
-    ax.set(title="Where each model is blocked", xlabel="", ylabel="")
+def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
+    """Help from content per level (scaffold j − placebo j), with paired bootstrap 95% intervals."""
+    title = "Help from content: scaffold − placebo"
+    table = help_from_content(items, n_resamples=n_resamples)
+    if table.empty:
+        return placeholder(title, "no placebo question was answered")
+    names = model_names(items)
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    _grouped_bars(ax, table.rename(columns={"estimate": "value"}), "level", sorted(table["level"].unique()), names)
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set(xlabel="scaffold level j", ylabel="success difference", ylim=(-1, 1))
+    _titled(fig, ax, title, "paired over tasks answered at both; bars: 95% bootstrap intervals.")
     fig.tight_layout()
     return fig
 
 
-def plot_isolated_vs_composed(items: Sequence[Outcome]):
-    """Per skill and model: accuracy alone (x) vs success of the tasks composing it (y); below the line = gap."""
-    frame = pd.concat([skill_table([o for o in items if o.model == m]).assign(model=m)
-                       for m in sorted({o.model for o in items})])
-    fig, ax = plt.subplots(figsize=(8, 7))
-    sns.scatterplot(data=frame, x="isolated_accuracy", y="composed_success", hue="model", style="model",
-                    size="occurrences", sizes=(60, 300), ax=ax)
-    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1)
-    for _, row in frame.iterrows():
-        ax.annotate(row["skill"], (row["isolated_accuracy"], row["composed_success"]), fontsize=9,
-                    xytext=(4, 4), textcoords="offset points")
-    ax.set(xlim=(-0.05, 1.05), ylim=(-0.05, 1.05), xlabel="accuracy when asked alone",
-           ylabel="tasks solved as asked", title="Solved alone, failed composed?")
-    ax.legend(loc="upper left", fontsize="x-small")
+# ------------------------------------------------------------------------------------------ comparisons
+
+
+def plot_paired_differences(comparison: dict):
+    """Accuracy A − B at each scaffold level for every model pair, with paired bootstrap 95% intervals."""
+    title = "Paired difference A − B per scaffold level"
+    rows = [{**row, "pair": f"{c['models'][0]} − {c['models'][1]}"} for c in comparison["comparisons"]
+            for row in c["levels"]]
+    if not rows:
+        return placeholder(title, f"{NO_ANSWERS}: no level was answered by two models")
+    table = pd.DataFrame(rows).rename(columns={"pair": "model", "difference": "value"})
+    table["n"] = table["tasks"]
+    pairs = {pair: pair for pair in table["model"].unique()}
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    levels = sorted(table["level"].unique())
+    _grouped_bars(ax, table, "level", levels, pairs)
+    tasks = table.groupby("level")["tasks"].min()
+    ax.set_xticks(range(len(levels)), [f"{level}\nn≥{tasks[level]}" for level in levels])
+    ax.axhline(0, color="black", linewidth=1)
+    ax.set(xlabel="scaffold level j; n = tasks both answered", ylabel="success A − B", ylim=(-1, 1))
+    _titled(fig, ax, title, "95% paired bootstrap intervals over tasks (and samples within a task).")
     fig.tight_layout()
     return fig
 
 
-def plot_pair_gaps(gaps: pd.DataFrame):
-    """Skill-pair composition gap (composed − product of isolated), one panel per model."""
-    models = sorted(gaps["model"].unique())
-    fig, axes = plt.subplots(1, max(len(models), 1), figsize=(7 * max(len(models), 1), 6), squeeze=False)
-    for ax, model in zip(axes[0], models):
-        pivot = gaps[gaps["model"] == model].pivot(index="first", columns="second", values="gap")
-        sns.heatmap(pivot, annot=True, fmt=".2f", vmin=-1, vmax=1, cmap="vlag", center=0, ax=ax)
-        ax.set(title=f"{model}: composition gap", xlabel="last step's skill", ylabel="previous step's skill")
+def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[str], columns: list[str], *,
+                       label: str, rotate_columns: bool = False, **colours) -> None:
+    """A heatmap whose cells carry their own text (value and count), grey where there is no value."""
+    ax.set_facecolor("lightgrey")
+    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": 12}, cbar_kws={"label": label},
+                linewidths=1, linecolor="white", **colours)
+    ax.grid(False)
+    ax.set_yticks(np.arange(len(rows)) + 0.5, rows, rotation=0, fontsize="small")
+    ax.set_xticks(np.arange(len(columns)) + 0.5, columns, fontsize="small", rotation=90 if rotate_columns else 0)
+
+
+def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT):
+    """Skill × model bottleneck rate; each cell shows the rate and its at-risk count n (grey below ``min_support``)."""
+    title = "Where each model is blocked: bottleneck rate"
+    table = skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
+    table = table[table["at_risk"] > 0]
+    if table.empty:
+        return placeholder(title, f"no step was at risk (no task with a determined k needed help). {_left_out(items)}")
+    names = model_names(items)
+    rate = table.pivot(index="skill", columns="model", values="bottleneck_rate")
+    risk = table.pivot(index="skill", columns="model", values="at_risk").reindex_like(rate).fillna(0)
+    order = by_support(risk.sum(axis=1))
+    rate, risk = rate.loc[order], risk.loc[order]
+    shown = rate.where(risk >= min_support)
+    labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"),
+                      risk.map(lambda n: f"n={n:g}"))
+    fig, ax = plt.subplots(figsize=(4 + 2.6 * rate.shape[1], 2 + 0.75 * rate.shape[0]))
+    _annotated_heatmap(ax, shown, labels, [readable(s) for s in order], [readable(names[m], 18) for m in rate.columns],
+                       label="bottleneck rate", vmin=0, vmax=1, cmap="rocket_r")
+    ax.set(xlabel="", ylabel="")
+    _titled(fig, ax, title, f"n = at-risk steps (the task still unsolved with this skill next); grey: n < {min_support}. "
+                            f"{_left_out(items)}")
     fig.tight_layout()
     return fig
+
+
+def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN):
+    """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕)."""
+    title = "Solved alone, failed whole?"
+    table = skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
+    table = table[table["isolated_n"] > 0]
+    if table.empty:
+        return placeholder(title, f"no isolated step was answered. {_left_out(items)}")
+    names = model_names(items)
+    colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
+    order = by_support(table.groupby("skill")["occurrences"].sum())
+    fig, ax = plt.subplots(figsize=(12, 2.5 + 0.55 * len(order) * max(1, len(names) / 1.5)))
+    for i, model in enumerate(names):
+        rows = table[table["model"] == model].set_index("skill").reindex(order)
+        y = np.arange(len(order)) + (i - (len(names) - 1) / 2) * 0.3
+        ax.hlines(y, rows["whole_task_success"], rows["isolated_accuracy"], color=colours[model], linewidth=2)
+        ax.scatter(rows["isolated_accuracy"], y, color=colours[model], marker="o", s=80, label=f"{names[model]}: alone")
+        ax.scatter(rows["whole_task_success"], y, color=colours[model], marker="X", s=80,
+                   label=f"{names[model]}: whole task")
+    ax.set_yticks(range(len(order)), [readable(s) for s in order])
+    ax.invert_yaxis()
+    ax.set(xlim=(-0.03, 1.03), xlabel="share solved")
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    _titled(fig, ax, title, "● the skill's steps asked alone, ✕ the tasks containing it asked whole; "
+                            "a long line ending in ✕ on the left: done alone, failed in composition.")
+    fig.tight_layout()
+    return fig
+
+
+def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6):
+    """Pair composition gap of the last two steps' skills, one panel per model, each cell with its task count."""
+    title = "Pair composition gap: success with two steps left − product alone"
+    if policy_of(items) == "on_failure":
+        return placeholder(title, PAIR_GAP_REFUSAL)
+    gaps = pair_composition_gaps(items, rename=skill_folding(items, max_shown))
+    if gaps.empty:
+        return placeholder(title, f"{NO_ANSWERS} with both last steps answered alone and level K−2 answered")
+    names = model_names(items)
+    models = [m for m in names if m in set(gaps["model"])]
+    skills = sorted(set(gaps["first"]) | set(gaps["second"]), key=lambda s: (is_folded(s), s))
+    fig, axes = plt.subplots(len(models), 1, figsize=(3.5 + 1.0 * len(skills), (1.2 + 0.8 * len(skills)) * len(models)),
+                             squeeze=False)
+    for ax, model in zip(axes[:, 0], models):
+        rows = gaps[gaps["model"] == model]
+        gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=skills, columns=skills)
+        tasks = rows.pivot(index="first", columns="second", values="tasks").reindex(index=skills, columns=skills)
+        labels = np.where(tasks.notna(), gap.map(lambda v: f"{v:+.2f}") + tasks.map(lambda n: f"\nn={n:.0f}"), "")
+        _annotated_heatmap(ax, gap, labels, [readable(s, 18) for s in skills], [readable(s, 18) for s in skills],
+                           label="gap", rotate_columns=True, vmin=-1, vmax=1, center=0, cmap="vlag")
+        ax.set(title=names[model], xlabel="last step's skill", ylabel="previous step's skill")
+    fig.suptitle(title, fontsize="large")
+    fig.tight_layout()
+    return fig
+
+
+# ------------------------------------------------------------------------------------------ the notebooks' sets
+
+
+def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT,
+                     n_resamples: int = 1000) -> dict:
+    """The figures of ``06_analyze`` by file name (help from content only when placebos were asked)."""
+    figures = {"k_distribution": plot_k_shares(items), "success_by_level": plot_success_by_level(items),
+               "bottlenecks": plot_bottlenecks(items, max_shown, min_support),
+               "skills": plot_skills(items, max_shown, min_support)}
+    if any(o.placebo for o in items):
+        figures["help_from_content"] = plot_help_from_content(items, n_resamples)
+    return figures
+
+
+def comparison_figures(items: Sequence[Outcome], comparison: dict, *, max_shown: int = MAX_SHOWN) -> dict:
+    """The figures of ``07_compare`` by file name."""
+    return {"compare_k_shares": plot_k_shares(items), "compare_success_by_level": plot_success_by_level(items),
+            "compare_differences": plot_paired_differences(comparison),
+            "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison["min_support"]),
+            "compare_isolated_vs_whole": plot_isolated_vs_whole(items, max_shown),
+            "compare_pair_gaps": plot_pair_gaps(items)}

@@ -1,84 +1,126 @@
-"""Each measure on hand-built outcomes whose values are known by construction."""
+"""One model's analysis on hand-built outcomes whose numbers are known by construction."""
 
-import math
+import json
 
 import pytest
 
-from stad_utils import Outcome, bootstrap_ci, skill_table, success_by_level, summarize, weakness_profile
+from stad_utils import Outcome, skill_table, success_by_level, summarize, weakness_profile, written_report
+from stad_utils.analysis import (accuracy_scaffolded, bottleneck_attribution, help_from_content, k_shares,
+                                 k_stability, summarize_run, usage_table)
+from stad_utils.definitions import UNRESOLVED
+from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
 
-def outcome(task_id, curve, isolated, skills, k, model="m"):
-    return Outcome(task_id=task_id, model=model, source="test", n_steps=len(isolated), skills=skills, curve=curve,
-                   isolated=isolated, k=k, non_monotonic=False, n_errors=0)
+def outcome(task_id, curve, isolated=None, skills=None, *, model="m", sample=0, placebo=(), k="auto",
+            policy="full", undetermined_by="error"):
+    n_steps = len(curve)
+    k = minimal_scaffolding_level(curve) if k == "auto" else k
+    return Outcome(task_id=task_id, model=model, source="test", n_steps=n_steps,
+                   skills=skills or [f"s{i}" for i in range(1, n_steps + 1)], curve=curve,
+                   isolated=[True] * n_steps if isolated is None else isolated, placebo=list(placebo), k=k,
+                   undetermined_by=undetermined_by if k is None else None, non_monotonic=is_non_monotonic(curve),
+                   n_errors=curve.count(None), sample=sample, policy=policy)
 
 
-CASES = [
-    outcome("a", [True, True], [True, True], ["add", "mul"], 0),
-    outcome("b", [False, True], [True, False], ["add", "mul"], 1),
-    outcome("c", [False, False], [True, True], ["add", "div"], -1),
-    outcome("d", [False, False, True], [False, True, True], ["sub", "add", "mul"], 2),
-]
+DUCKS = ["addition", "subtraction", "multiplication"]
 
 
-def test_skill_measures():
-    table = skill_table(CASES).set_index("skill")
-    # add occurs 4 times: alone right in all 4; composed (k = 0) in 1 of 4 tasks
-    assert table.loc["add", "occurrences"] == 4
-    assert table.loc["add", "isolated_accuracy"] == 1.0
-    assert table.loc["add", "composed_success"] == 0.25
-    assert table.loc["add", "composition_gap"] == 0.75
-    # needed scaffold: a none, b step 1 (add), c all (add, div), d steps 1-2 (sub, add) → add inside 3 of 4
-    assert table.loc["add", "blocking_rate"] == 0.75
-    assert table.loc["mul", "blocking_rate"] == 0.0 and table.loc["div", "blocking_rate"] == 1.0
-    assert table.loc["mul", "isolated_accuracy"] == pytest.approx(2 / 3)
+def test_the_bottleneck_is_step_k_and_unsolved_tasks_are_unresolved():
+    # the paper's Figure 1: failed as asked and with step 1 given, solved with steps 1-2 given: k = 2
+    solved = outcome("ducks", [False, False, True], skills=DUCKS)
+    never = outcome("ducks-2", [False, False, False], skills=DUCKS)
+    table = skill_table([solved, never]).set_index("skill")
+    assert table.loc["subtraction", ["bottlenecks", "at_risk"]].tolist() == [1, 2]
+    assert table.loc["addition", ["bottlenecks", "at_risk"]].tolist() == [0, 2]
+    assert table.loc["multiplication", "at_risk"] == 0  # step K is never given
+    assert table.loc["addition", "unresolved_share"] == 0.5
+    # the cumulative measure, kept under its own name, counts addition as often as subtraction
+    assert table.loc["addition", "needed_scaffold_share"] == table.loc["subtraction", "needed_scaffold_share"] == 1
+    attribution = bottleneck_attribution([solved, never]).set_index("bottleneck")
+    assert attribution.loc["subtraction", "tasks"] == attribution.loc[UNRESOLVED, "tasks"] == 1
+    assert attribution["value"].sum() == pytest.approx(1)
 
 
-def test_summary_numbers():
-    summary = summarize(CASES, n_resamples=200)
-    assert summary["k_distribution"] == {"-1": 1, "0": 1, "1": 1, "2": 1}
-    assert summary["accuracy_original"]["value"] == 0.25
-    assert summary["accuracy_scaffolded"]["value"] == 0.75
-    low, high = summary["accuracy_scaffolded"]["ci95"]
-    assert 0 <= low <= 0.75 <= high <= 1
-    assert summary["categories"] == {"independent": 1, "learnable": 2, "intractable": 1}
-    assert success_by_level(CASES) == [0.25, 0.5, 1.0]
-    low, high = summary["k_share_ci95"]["0"]
-    assert 0 <= low <= 0.25 <= high <= 1
-    add = summary["per_skill"]["add"]
-    assert add["blocking_rate_low"] <= add["blocking_rate"] == 0.75 <= add["blocking_rate_high"]
-    assert add["isolated_accuracy_low"] == add["isolated_accuracy_high"] == 1.0  # right in every resample
-    profile = weakness_profile(summary)
-    assert profile.startswith("Of 4 tasks, the model solves 25% as asked and 75% once enough steps are given")
-    # div: solved alone every time (1/1) but its one task is never solved as asked: the largest gap
-    assert "it solves 'div' alone in 100% of cases but only 0% of the tasks" in profile
+def test_success_at_a_level_counts_the_tasks_answered_there():
+    items = [outcome("a", [True, True]), outcome("b", [False, None]), outcome("c", [None, True]),
+             outcome("d", [False, True])]
+    table = success_by_level(items).set_index("level")
+    assert table.loc[0, ["value", "n", "unanswered"]].tolist() == [1 / 3, 3, 1]
+    assert table.loc[1, ["value", "n", "unanswered"]].tolist() == [1.0, 3, 1]
+    assert (table["low"] <= table["value"]).all() and (table["value"] <= table["high"]).all()
 
 
-def test_errors_and_empty_inputs():
-    undetermined = outcome("e", [None, True], [None, True], ["add", "mul"], None)
-    summary = summarize(CASES + [undetermined], n_resamples=50)
-    assert summary["n_undetermined"] == 1 and summary["accuracy_original"]["value"] == 0.25
-    empty = summarize([], n_resamples=10)
-    assert empty["n_tasks"] == 0 and empty["accuracy_original"]["value"] is None
-    assert weakness_profile(empty) == "No task could be scored."
-    assert skill_table([]).empty
+def test_solved_with_scaffolding_counts_a_later_success_after_an_error():
+    items = [outcome("a", [False, None, True]), outcome("b", [False, None, False]), outcome("c", [False, False, False])]
+    row = accuracy_scaffolded(items).iloc[0]
+    assert (row["value"], row["n"]) == (0.5, 2)  # b is undecided: it might have been solved at level 1
 
 
-def test_all_solved_and_all_failed():
-    solved = [outcome(str(i), [True], [True], ["add"], 0) for i in range(5)]
-    failed = [outcome(str(i), [False], [False], ["add"], -1) for i in range(5)]
-    assert summarize(solved, n_resamples=20)["accuracy_original"] == {"value": 1.0, "ci95": [1.0, 1.0]}
-    assert summarize(failed, n_resamples=20)["accuracy_scaffolded"] == {"value": 0.0, "ci95": [0.0, 0.0]}
+def test_each_task_weighs_the_same_whatever_its_number_of_samples():
+    items = [outcome("a", [True], sample=s) for s in range(3)] + [outcome("b", [False])]
+    assert summarize(items)["accuracy_original"]["value"] == 0.5
+    shares = k_shares(items).set_index("k")
+    assert shares.loc[0, "value"] == shares.loc[-1, "value"] == 0.5 and shares.loc[0, "n"] == 2
 
 
-def test_bootstrap_resamples_tasks():
-    low, high = bootstrap_ci([0, 1] * 50, n_resamples=500)
-    assert 0.35 < low < 0.5 < high < 0.65  # binomial standard error 0.05: about ±0.1
-    assert all(math.isnan(v) for v in bootstrap_ci([]))
+def test_agreeing_repeated_samples_give_the_single_sample_statistics():
+    single = [outcome("a", [False, True], [True, False], ["x", "y"]), outcome("b", [True, True], [False, True]),
+              outcome("c", [False, False], [True, True]), outcome("d", [None, True], [True, None])]
+    repeated = single + [o.model_copy(update={"sample": 1}) for o in single]
+    one, two = summarize(single, n_resamples=200), summarize(repeated, n_resamples=200)
+    for key in ("accuracy_original", "accuracy_scaffolded", "k_share", "bottlenecks", "per_skill", "success_by_level"):
+        assert one[key] == two[key], key
+    assert one["k_stability"] is None and two["k_stability"]["same_k"]["value"] == 1.0
+
+
+def test_k_stability_reports_tasks_whose_k_changes_between_samples():
+    items = [outcome("a", [True, True], sample=0), outcome("a", [True, True], sample=1),
+             outcome("b", [False, True], sample=0), outcome("b", [True, True], sample=1),
+             outcome("c", [None, True], sample=0), outcome("c", [True, True], sample=1)]
+    table = k_stability(items).set_index("task_id")
+    assert table.loc["a", "same_k"] == 1.0 and table.loc["b", "same_k"] == 0.0
+    assert table.loc["b", "k_by_sample"] == [1, 0] and table.loc["c", "k_by_sample"] == [None, 0]
+    assert table.loc["c", "samples"] == 1
+    stability = summarize(items)["k_stability"]
+    assert stability["same_k"]["value"] == 0.5 and stability["same_k"]["n"] == 2  # c has one determined sample
+    assert stability["k_distribution_by_sample"] == {"0": {"0": 1, "1": 1}, "1": {"0": 3}}
+
+
+def test_help_from_content_pairs_scaffold_and_placebo_on_the_same_tasks():
+    items = [outcome(f"t{i}", [False, True, True], placebo=[i == 0, None if i == 3 else False]) for i in range(4)]
+    table = help_from_content(items, n_resamples=300).set_index("level")
+    assert table.loc[1, ["scaffold", "placebo", "estimate", "n"]].tolist() == [1.0, 0.25, 0.75, 4]
+    assert table.loc[2, ["estimate", "n"]].tolist() == [1.0, 3]  # the unanswered placebo of t3 is left out
+    assert table.loc[1, "low"] <= 0.75 <= table.loc[1, "high"]
+    assert help_from_content([outcome("t", [False, True])]).empty  # no placebo asked
+
+
+def test_the_isolated_vs_whole_gap_pairs_occurrences_answered_both_ways():
+    items = [outcome("a", [False, True], [True, True], ["x", "y"]), outcome("b", [True, True], [True, True], ["x", "y"]),
+             outcome("c", [None, True], [True, True], ["x", "y"])]  # c: isolated answered, whole unanswered
+    row = skill_table(items, n_resamples=0).set_index("skill").loc["x"]
+    assert (row["isolated_accuracy"], row["isolated_n"]) == (1.0, 3)
+    assert (row["isolated_vs_whole_gap"], row["gap_n"]) == (0.5, 2)
+
+
+def test_the_summary_is_strict_json_and_the_report_has_headed_tables():
+    items = [outcome(f"t{i}", [i % 3 == 0, i % 2 == 0, True], [True, i % 2 == 0, True], DUCKS) for i in range(12)]
+    items.append(outcome("e", [None, None, None], k=None))
+    summary = summarize_run(items, n_resamples=100)
+    json.dumps(summary, allow_nan=False)  # NaN is written as null
+    report = written_report("demo", summary)
+    assert "## m" in report and "### Success per scaffold level" in report and "level j |" in report
+    assert "1 outcome(s) without a determined k (1 error)" in report
+
+
+def test_an_empty_run_is_summarised_without_numbers():
+    summary = summarize([])
+    assert summary["n_tasks"] == 0 and summary["accuracy_original"]["value"] is None
+    assert weakness_profile(summary).startswith("No task was answered as asked")
+    assert skill_table([]).empty and success_by_level([]).empty
 
 
 def test_usage_and_cost():
-    from stad_utils.analysis import usage_table
-
     usage = {"05_evaluate": {"target": {"a": {"calls": 2, "cache_hits": 1, "errors": 0, "prompt_tokens": 1_000_000,
                                               "completion_tokens": 500_000, "seconds": 3.0}}}}
     table = usage_table(usage, {"a": {"prompt": 2.0, "completion": 10.0}})

@@ -1,83 +1,98 @@
-"""Paired comparison on synthetic models whose gaps are planted by construction."""
+"""Paired comparison on synthetic models whose differences are planted by construction."""
 
 import random
 
+import pytest
+
 from stad_utils import Outcome
-from stad_utils.compare import (compare_models, help_needed, mcnemar_by_level, pair_composition_gaps,
-                                validity_checks)
+from stad_utils.compare import (compare_models, compare_run, comparison_report, comparison_table, pair_composition_gaps,
+                                paired_levels, validity_checks)
+from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 from helpers import ladder
 
 
-def outcome(model, task_id, skills, curve, isolated=None):
-    from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
+def outcome(model, task_id, skills, curve, isolated=None, sample=0):
     return Outcome(task_id=task_id, model=model, source="test", n_steps=len(skills), skills=skills, curve=curve,
                    isolated=isolated or [True] * len(skills), k=minimal_scaffolding_level(curve),
-                   non_monotonic=is_non_monotonic(curve), n_errors=0)
+                   non_monotonic=is_non_monotonic(curve), n_errors=0, sample=sample)
 
 
-def planted(n_tasks=80, seed=0):
-    """Two models with the same accuracy: A is blocked by 'mul', B by 'sub'."""
-    rng = random.Random(seed)
+def stuck_until(k, n_steps=3):
+    """A curve failed below level k and solved from k on."""
+    return [level >= k for level in range(n_steps)]
+
+
+def planted(n_tasks=80):
+    """Two models that fail every task as asked and need the same help on average, at different skills.
+
+    Half the tasks start with 'mul', half with 'sub'. A is unblocked by being given 'mul' (k = 1)
+    and needs two steps on the others; B the other way round.
+    """
     items = []
     for i in range(n_tasks):
-        skills = ["mul", "add", "add"] if i % 2 == 0 else ["sub", "add", "add"]
-        blocked_a, blocked_b = skills[0] == "mul", skills[0] == "sub"
-        noise = rng.random() < 0.1
-        items.append(outcome("A", f"t{i}", skills, [not blocked_a and not noise, True, True]))
-        items.append(outcome("B", f"t{i}", skills, [not blocked_b and not noise, True, True]))
+        first = "mul" if i % 2 == 0 else "sub"
+        skills = [first, "add", "add"]
+        items.append(outcome("A", f"t{i}", skills, stuck_until(1 if first == "mul" else 2)))
+        items.append(outcome("B", f"t{i}", skills, stuck_until(1 if first == "sub" else 2)))
     return items
 
 
-def test_equal_accuracy_but_different_planted_gaps_are_told_apart():
-    result = compare_models(planted(), "A", "B", n_permutations=300)
-    assert result["accuracy_original"]["A"] == result["accuracy_original"]["B"]
-    assert result["mcnemar_original_p"] >= 0.05 or result["accuracy_original"]["A"] == result["accuracy_original"]["B"]
-    # mul blocks A in its 40 tasks and sub blocks B in theirs (add, never in a needed scaffold, differs by 0)
-    assert result["profile_p"] < 0.01 and result["profile_distance"] > 0.5
-    assert result["statement"].endswith("Their accuracy is statistically indistinguishable, but they fail on "
-                                        "different skills.")
+def test_equal_accuracy_equal_help_but_different_bottleneck_skills_are_told_apart():
+    result = compare_models(planted(), "A", "B", n_permutations=300, n_resamples=200)
+    assert result["difference_original"]["value"] == 0 and result["help_needed"]["wilcoxon_p"] > 0.5
+    assert result["profile"]["p_value"] < 0.01 and result["profile"]["n_tasks"] == 80
+    assert result["profile"]["largest_difference"]["A"]["value"] in (0.0, 1.0)
+    assert "does not differ significantly, yet on the 80 tasks where both needed help they are blocked at different " \
+           "skills" in result["statement"]
 
 
 def test_identical_models_show_no_difference():
     items = [o for o in planted() if o.model == "A"]
     twin = [o.model_copy(update={"model": "A2"}) for o in items]
-    result = compare_models(items + twin, "A", "A2", n_permutations=200)
-    assert result["k_differs_on"] == 0 and result["wilcoxon_help_p"] == 1.0 and result["profile_p"] > 0.5
-    assert "Neither their accuracy nor their skill profiles differ" in result["statement"]
+    result = compare_models(items + twin, "A", "A2", n_permutations=200, n_resamples=200)
+    assert result["help_needed"]["k_differs_on"] == 0 and result["profile"]["p_value"] == 1.0
+    assert result["statement"].count("No significant difference") == 3
 
 
-def test_a_better_model_is_detected():
+def test_a_better_model_is_detected_with_its_paired_difference():
     items = []
     for i in range(40):
         items.append(outcome("strong", f"t{i}", ["add", "mul"], [True, True]))
         items.append(outcome("weak", f"t{i}", ["add", "mul"], [i % 4 == 0, i % 2 == 0]))
-    result = compare_models(items, "strong", "weak", n_permutations=100)
-    assert result["mcnemar_original_p"] < 0.001 and result["wilcoxon_help_p"] < 0.001
-    assert result["mean_help_difference"] < 0
+    result = compare_models(items, "strong", "weak", n_permutations=100, n_resamples=500)
+    difference = result["difference_original"]
+    assert difference["value"] == 0.75 and difference["p_value"] < 0.001
+    assert difference["ci95"][0] > 0.5 and difference["ci95"][1] <= 0.9
+    assert result["help_needed"]["mean_difference"] < 0 and "weak needs" not in result["statement"]
+    assert "The difference is significant (McNemar exact p < 0.001, n = 40)" in result["statement"]
 
 
-def test_mcnemar_table_counts():
+def test_paired_levels_count_the_discordant_tasks_and_name_their_test():
     a = [outcome("A", f"t{i}", ["x", "y"], c) for i, c in enumerate([[True, True], [True, True], [False, True],
-                                                                      [False, False]])]
+                                                                     [False, False]])]
     b = [outcome("B", f"t{i}", ["x", "y"], c) for i, c in enumerate([[True, True], [False, True], [True, True],
-                                                                      [False, False]])]
-    table = mcnemar_by_level(list(zip(a, b)))
-    row = table.iloc[0]
-    assert (row["both"], row["only_a"], row["only_b"], row["neither"]) == (1, 1, 1, 1)
-    assert row["p_value"] == 1.0
+                                                                     [False, False]])]
+    row = paired_levels(a + b, "A", "B", n_resamples=100).iloc[0]
+    assert (row["a_better"], row["b_better"], row["tied"], row["p_value"]) == (1, 1, 2, 1.0)
+    assert row["test"] == "McNemar exact" and row["difference"] == 0
+    repeated = a + b + [o.model_copy(update={"sample": 1, "curve": [True, True], "k": 0}) for o in a]
+    assert paired_levels(repeated, "A", "B", n_resamples=100).iloc[0]["test"] == "Wilcoxon signed-rank"
 
 
-def test_help_needed_orders_intractable_last():
-    assert [help_needed(outcome("m", "t", ["a", "b", "c"], c)) for c in
-            ([True, False, False], [False, False, True], [False, False, False])] == [0, 2, 3]
+def test_only_tasks_both_models_answered_are_compared():
+    items = [outcome("A", "t1", ["x", "y"], [True, True]), outcome("B", "t1", ["x", "y"], [None, True]),
+             outcome("A", "t2", ["x", "y"], [False, True]), outcome("B", "t2", ["x", "y"], [True, True])]
+    levels = paired_levels(items, "A", "B", n_resamples=50).set_index("level")
+    assert levels.loc[0, "tasks"] == 1 and levels.loc[1, "tasks"] == 2
 
 
-def test_pair_composition_gap():
+def test_pair_composition_gap_uses_per_task_rates():
     items = [outcome("m", "t1", ["add", "mul"], [False, True], [True, True]),
-             outcome("m", "t2", ["add", "mul"], [True, True], [True, False])]
+             outcome("m", "t2", ["add", "mul"], [True, True], [True, False]),
+             outcome("m", "t2", ["add", "mul"], [True, True], [True, True], sample=1)]
     [row] = pair_composition_gaps(items).to_dict(orient="records")
-    assert (row["first"], row["second"], row["composed"], row["expected"]) == ("add", "mul", 0.5, 0.5)
-    assert row["gap"] == 0.0
+    # t1: 0 − 1·1; t2: 1 − 1·0.5 → gap (−1 + 0.5) / 2
+    assert (row["first"], row["second"], row["tasks"], row["gap"]) == ("add", "mul", 2, -0.25)
 
 
 def test_validity_checks():
@@ -93,3 +108,29 @@ def test_validity_checks():
     checks = validity_checks([leaking, clean, coincidence], items)
     assert checks["possible_leakage"] == 1 and checks["leaking_tasks"] == ["leak"]
     assert checks["non_monotonic"] == 1 and checks["solved_but_steps_failed"] == 1
+
+
+def test_compare_run_writes_every_pair_and_a_readable_table():
+    rng = random.Random(0)
+    items = [outcome(m, f"t{i}", ["x", "y", "z"], stuck_until(rng.choice([0, 1, 2, 3]))) for i in range(20)
+             for m in ("A", "B", "C")]
+    comparison = compare_run(items, [], n_permutations=50, n_resamples=50)
+    assert [c["models"] for c in comparison["comparisons"]] == [["A", "B"], ["A", "C"], ["B", "C"]]
+    table = comparison_table(comparison)
+    assert len(table) == 9 and set(table["asked of"]) == {"all tasks"}
+    assert table["A − B (points)"].str.match(r"^[+−]?\d+$").all()
+    report = comparison_report(comparison)
+    assert report.count("### ") == 4 and report.count("| level j") == 3  # three pairs, then the validity checks
+
+
+@pytest.mark.parametrize("n_tasks", [0, 1])
+def test_too_few_tasks_still_give_a_sentence(n_tasks):
+    items = [o for o in planted(2)[: 2 * n_tasks]]
+    result = compare_models(items, "A", "B", n_permutations=20, n_resamples=20)
+    assert result["statement"]
+
+
+def test_a_run_without_answers_is_reported_in_words():
+    items = [outcome(m, f"t{i}", ["x", "y"], [None, None], [None, None]) for i in range(3) for m in ("A", "B")]
+    report = comparison_report(compare_run(items, [], n_permutations=10, n_resamples=10))
+    assert "No task was answered as asked by both A and B" in report and "Validity checks" in report
