@@ -22,18 +22,24 @@
 # gold answer so that it can be compared by value later, and keeps a seeded sample of N.
 #
 # Every task gets a stable `task_id` that follows it through every later stage.
+#
+# Two sources start from the authors' work: `stad_release` loads their published scaffolded
+# tasks (steps and variants included, served by the `oracle` teacher), and `official` reads any
+# file of their pipeline, e.g. its raw input rows (`question`, `answer`); rows without an `id`
+# get `official-` and 12 hex digits of their question's SHA-256.
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-source: str = "generated"  # "generated", "gsm8k", "math_hard", "tot_arithmetic" or "stad_release" (already scaffolded)
-data_path: str = ""  # a local JSONL file or folder for a benchmark; "" loads it from the Hugging Face hub
+source: str = "generated"  # "generated", "gsm8k", "math_hard", "tot_arithmetic", "stad_release" or "official" (see below)
+data_path: str = ""  # a local JSONL file or folder for a benchmark or the release; "" loads it from the Hugging Face hub
+release: str = ""  # stad_release from a folder or the hub: which benchmark's file ("gsm8k", "math_hard", "tot_arithmetic")
 n_tasks: int = 4  # how many tasks to keep (benchmarks: 0 keeps all)
 seed: int = 0  # seed for generating or sampling tasks
 families: list = ["word", "time"]  # generated tasks: GSM8K-style word problems and ToT-style time arithmetic
 min_steps: int = 2  # generated tasks: fewest steps per task
 max_steps: int = 3  # generated tasks: most steps per task (at most 6)
 max_number: int = 5  # generated word problems: the largest operand
-keep_format_instruction: bool = False  # ToT: keep the trailing "Format your answer as a JSON…" instruction
+keep_format_instruction: bool = True  # ToT: keep the "Format your answer as a JSON…" instruction (the evidence: README)
 skip_invalid: bool = False  # skip bad lines of a local file (and list them) instead of stopping at the first
 
 # %%
@@ -43,8 +49,8 @@ from stad_utils.tasks import load_tasks
 
 paths = RunPaths(run_dir)
 problems = []
-candidates = load_tasks(source, data_path=data_path or None, n_tasks=n_tasks, seed=seed, families=families,
-                        min_steps=min_steps, max_steps=max_steps, max_number=max_number,
+candidates = load_tasks(source, data_path=data_path or None, release=release or None, n_tasks=n_tasks, seed=seed,
+                        families=families, min_steps=min_steps, max_steps=max_steps, max_number=max_number,
                         keep_format_instruction=keep_format_instruction, skip_invalid=skip_invalid,
                         problems=problems)
 for problem in problems:

@@ -24,12 +24,17 @@
 # decomposition cannot be trusted and the task is dropped. The reason is kept.
 #
 # The `oracle` teacher serves generated tasks, whose steps are known by construction.
+#
+# An LLM teacher writes with the project's prompts by default. With `prompts: official` and
+# `official_repo: <folder>` it uses the authors' prompts instead, read at run time from a
+# checkout of `ibm-granite/scaffolded-task-design` (tag `stad-acl_2026`), filled and read as
+# their code does.
 
 # %% tags=["parameters"]
 from typing import Union
 
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}}
+teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}, "prompts": ...}
 judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: deterministic and math-verify only
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 

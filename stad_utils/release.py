@@ -1,95 +1,98 @@
-"""Exchange with the paper's release format (HF ``ibm-research/STaD``, the authors' JSONL fields).
+"""The published scaffolded tasks (HF ``ibm-research/STaD``) as tasks the ``oracle`` teacher serves.
 
-One official record is one scaffolded task::
+The release holds one final-file row per task, with an ``id`` (see `stad_utils.official` for
+every field)::
 
-    id, question, answer, solution, category,
-    sub-task [{segment, skill}], sub-task-answer [{explanation, answer}],
-    scaffolding [str], scaffolding_verification [{score, justification}], decompositions [str],
-    evaluation, evaluation_score, scaffolding_evaluation, scaffolding_score,
-    decomposition_evaluation, decomposition_score
+    id, question, answer, solution, category (MATH-Hard), sub-task [{segment, skill}],
+    sub-task-answer [{explanation, answer}], scaffolding [str], decompositions [str], …
 
-`to_official` writes a `Ladder` (and, optionally, one model's verdicts) in that shape;
-`from_official` reads it back, so already-scaffolded data can be evaluated without a
-teacher. The evaluation fields' inner shape is not documented by the release; we write
-``scaffolding_evaluation``/``decomposition_evaluation`` as lists of ``{"response": …}`` and
-the scores as lists of 0/1, and read back strings or dicts alike.
+`release_task` turns a row into a `Task` carrying the row's steps and variants as its
+reference, so already-scaffolded data is evaluated without a teacher model. `load_release`
+reads a local JSONL file, or one benchmark's file through `datasets` from the hub or from a
+local folder in the same layout.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
-from .judge import infer_format
-from .records import Ladder, LevelCheck, Step, Task, Verdict
-from .store import RecordError
+from .official import from_row
+from .records import Task
+from .store import RecordError, read_records
+from .store import _parse_record as parse_record
 
-
-def to_official(ladder: Ladder, verdicts: Iterable[Verdict] = ()) -> dict:
-    """The official JSONL record of a ladder, with the evaluation fields of ``verdicts`` if given."""
-    task = ladder.task
-    record = {
-        "id": task.task_id,
-        "question": task.question,
-        "answer": task.answer,
-        **({"solution": task.solution} if task.solution is not None else {}),
-        **({"category": task.category} if task.category is not None else {}),
-        "sub-task": [{"segment": s.description, "skill": s.skill or ""} for s in ladder.steps],
-        "sub-task-answer": [{"explanation": s.explanation, "answer": s.answer} for s in ladder.steps],
-        "scaffolding": list(ladder.scaffolds),
-        "scaffolding_verification": [{"score": int(c.correct), "justification": c.justification or c.answer or ""}
-                                     for c in ladder.verification],
-        "decompositions": list(ladder.isolated),
-    }
-    by_variant: dict[str, dict[int, Verdict]] = {"original": {}, "scaffold": {}, "isolated": {}}
-    for verdict in verdicts:
-        if verdict.task_id == task.task_id:
-            by_variant[verdict.variant][verdict.level] = verdict
-    if by_variant["original"]:
-        original = by_variant["original"][0]
-        record["evaluation"] = original.response or ""
-        record["evaluation_score"] = int(bool(original.correct))
-    for variant, field, count in (("scaffold", "scaffolding", len(ladder.scaffolds)),
-                                  ("isolated", "decomposition", len(ladder.isolated))):
-        found = by_variant[variant]
-        if found:
-            levels = [found.get(level) for level in range(1, count + 1)]
-            record[f"{field}_evaluation"] = [{"response": v.response if v else None} for v in levels]
-            record[f"{field}_score"] = [int(bool(v and v.correct)) for v in levels]
-    return record
+RELEASE_DATASET = "ibm-research/STaD"
+RELEASE_FILES = {"gsm8k": "gsm8k_scaffolded.jsonl", "math_hard": "math_hard_scaffolded.jsonl",
+                 "tot_arithmetic": "tot_arithmetic_scaffolded.jsonl"}
+"""The release's file per benchmark (1,176, 773 and 1,448 tasks according to its dataset card)."""
 
 
-def from_official(record: dict, *, source: str = "stad_release") -> Ladder:
-    """A `Ladder` from an official record (raises `KeyError` naming a missing field)."""
-    segments, answers = record["sub-task"], record["sub-task-answer"]
-    if len(segments) != len(answers):
-        raise RecordError("", 0, "sub-task-answer", f"{len(answers)} answers for {len(segments)} sub-tasks")
-    steps = [Step(description=_text(seg, "segment"), skill=(seg.get("skill") or None) if isinstance(seg, dict) else None,
-                  explanation=str(ans.get("explanation", "")) if isinstance(ans, dict) else "",
-                  answer=_text(ans, "answer")) for seg, ans in zip(segments, answers)]
-    answer = str(record["answer"])
-    task = Task(task_id=str(record["id"]), source=source, question=record["question"], answer=answer,
-                answer_format=infer_format(answer), solution=record.get("solution"), category=record.get("category"))
-    checks = [LevelCheck(level=level, answer=None, correct=int(check.get("score", 0)) == 1, decided_by="release",
-                         justification=str(check.get("justification", "")))
-              for level, check in enumerate(record.get("scaffolding_verification") or [], start=1)]
-    return Ladder(task=task, teacher="stad_release", steps=steps, scaffolds=list(record.get("scaffolding") or []),
-                  isolated=list(record.get("decompositions") or []), verification=checks,
-                  verified=all(check.correct for check in checks))
+def release_task(row: dict, *, source: str = "stad_release") -> Task:
+    """A `Task` carrying a release row's steps, scaffolds and isolated questions as its reference.
 
+    Rows the authors' verification did not pass are refused (`RecordError`): the paper
+    would not have evaluated them either.
 
-def _text(item: dict | str, key: str) -> str:
-    return str(item.get(key, "")) if isinstance(item, dict) else str(item)
-
-
-def release_task(record: dict, *, source: str = "stad_release") -> Task:
-    """A `Task` carrying an official record's steps and variants as its reference.
-
-    The ``oracle`` teacher then serves it like a generated task, so already-scaffolded data
-    is evaluated without a teacher model. Records that failed the authors' verification are
-    refused (`RecordError`), since they would not be evaluated in the paper either.
+    Examples
+    --------
+    >>> row = {"id": 3, "question": "Ann is free 9-11 and Bo 10-12. For how many hours do both?", "answer": 1,
+    ...        "sub-task": [{"segment": "Find the overlap", "skill": "interval overlap"},
+    ...                     {"segment": "Measure it", "skill": "duration"}],
+    ...        "sub-task-answer": [{"explanation": "10 to 11", "answer": "10-11"}, {"explanation": "", "answer": 1}],
+    ...        "scaffolding": ["Ann and Bo are both free 10-11. For how many hours?"],
+    ...        "decompositions": ["When are both free?", "How long is 10-11?"]}
+    >>> task = release_task(row)
+    >>> task.task_id, task.answer, [step.answer for step in task.reference_steps]
+    ('3', '1', ['10-11', '1'])
     """
-    ladder = from_official(record, source=source)
+    ladder = from_row(row, source=source).ladder
+    if ladder is None:
+        raise KeyError("scaffolding")
     if not ladder.verified:
-        raise RecordError("", 0, "scaffolding_verification", "the record failed the authors' verification")
+        raise RecordError("", 0, "scaffolding_verification",
+                          f"not a scaffolded task of the release: {ladder.drop_reason}")
     return ladder.task.model_copy(update={"reference_steps": ladder.steps, "reference_scaffolds": ladder.scaffolds,
                                           "reference_isolated": ladder.isolated})
+
+
+def load_release(benchmark: str | None = None, path: Path | str | None = None, *, skip_invalid: bool = False,
+                 problems: list[RecordError] | None = None) -> list[Task]:
+    """The release's tasks of one benchmark.
+
+    Parameters
+    ----------
+    benchmark : ``gsm8k``, ``math_hard`` or ``tot_arithmetic`` (its file of `RELEASE_FILES`);
+        not needed when ``path`` is a file.
+    path : a local JSONL file; or a local folder holding the release's files, read with
+        ``datasets.load_dataset(path, data_files=…)``; ``None`` loads them from the hub
+        (``datasets.load_dataset("ibm-research/STaD", data_files=…)``).
+    skip_invalid, problems : skip bad rows and collect them (each names file, row and field).
+
+    Examples
+    --------
+    >>> tasks = load_release("tot_arithmetic")                   # doctest: +SKIP
+    >>> tasks = load_release(path="tot_arithmetic_scaffolded.jsonl")  # doctest: +SKIP
+    """
+    if path and Path(path).is_file():
+        return read_records(path, release_task, skip_invalid=skip_invalid, problems=problems)
+    if benchmark not in RELEASE_FILES:
+        raise ValueError(f"which benchmark of the release? choose from {sorted(RELEASE_FILES)} (got {benchmark!r})")
+    from datasets import load_dataset
+
+    where = str(path) if path else RELEASE_DATASET
+    rows = load_dataset(where, data_files=RELEASE_FILES[benchmark], split="train")
+    return _convert(rows, Path(where) / RELEASE_FILES[benchmark], skip_invalid, problems)
+
+
+def _convert(rows: Iterable[dict], where: Path, skip_invalid: bool, problems: list[RecordError] | None) -> list[Task]:
+    tasks = []
+    for number, row in enumerate(rows, start=1):
+        try:
+            tasks.append(parse_record(where, number, row, release_task))
+        except RecordError as error:
+            if not skip_invalid:
+                raise
+            if problems is not None:
+                problems.append(error)
+    return tasks

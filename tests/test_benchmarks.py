@@ -44,10 +44,10 @@ def test_tot_labels_and_format_instruction(shared_data):
                 "answer as a JSON, like JSON = {\"answer\": <year> <era>}. Eg: 1958 BC")
     assert strip_format_instruction(question) == ("The war started in 360 BC and went on for 8 years. "
                                                    "What year did the war end in?")
-    tasks = load_benchmark("tot_arithmetic", shared_data / "tot_arithmetic_test.jsonl")
-    assert sum("json" in t.question.lower() for t in tasks) == 0
-    kept = load_benchmark("tot_arithmetic", shared_data / "tot_arithmetic_test.jsonl", keep_format_instruction=True)
+    kept = load_benchmark("tot_arithmetic", shared_data / "tot_arithmetic_test.jsonl")  # the default keeps it
     assert sum("json" in t.question.lower() for t in kept) == 1850
+    tasks = load_benchmark("tot_arithmetic", shared_data / "tot_arithmetic_test.jsonl", keep_format_instruction=False)
+    assert sum("json" in t.question.lower() for t in tasks) == 0
 
 
 def test_math_hard_answers_come_from_the_last_box(shared_data):

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ from stad_utils.pipeline import run_pipeline
 from stad_utils.roles import open_teacher
 from stad_utils.store import RunPaths
 from stad_utils.tasks import load_benchmark
-from stad_utils.teachers import template_variants
+from stad_utils.teachers import gsm8k_solution_steps, template_variants
 from helpers import REASK, SEGMENT, role_of, scripted_gsm8k_roles
 from scripted_server import ScriptedServer
 
@@ -118,13 +119,35 @@ def test_gsm8k_solution_teacher_on_the_real_test_set(shared_data):
     assert len(scaffolds) == len(steps) - 1 and "Result: 9" in scaffolds[0] and len(isolated) == len(steps)
 
 
+def official_gsm8k_teacher(tasks):
+    """A scripted teacher for the fixture checkout's prompts (tests/fixtures/official), from GSM8K's solutions."""
+    by_question = {t.question: t for t in tasks}
+
+    def reply(messages):
+        text = messages[-1]["content"]
+        task = next(t for q, t in by_question.items() if q in text)
+        steps = gsm8k_solution_steps(task.solution)
+        if text.startswith("\n[fixture:segment]"):
+            return json.dumps([{"segment": s.description} for s in steps])
+        if text.startswith("\n[fixture:answers]"):
+            return json.dumps([{"explanation": s.explanation, "answer": s.answer} for s in steps])
+        if text.startswith(("\n[fixture:variation]", "\n[fixture:decomposition]")):
+            return f"Rewritten Question: {task.question} (variant)"
+        return f"Answer: {task.answer}"  # a scaffold, asked verbatim
+
+    return reply
+
+
 @pytest.mark.slow
 def test_paper_params_run_against_scripted_servers(shared_data, tmp_path, monkeypatch):
-    """params/paper/gsm8k.yaml end to end: scripted teacher (from GSM8K's solutions), judge and six targets."""
-    reply = scripted_gsm8k_roles(load_benchmark("gsm8k", shared_data / "gsm8k_test.jsonl"))
+    """params/paper/gsm8k.yaml end to end with the authors' prompts (a fixture checkout): scripted teacher (from
+    GSM8K's solutions) on its own server, judge and six targets on another."""
+    tasks = load_benchmark("gsm8k", shared_data / "gsm8k_test.jsonl")
+    monkeypatch.setenv("STAD_OFFICIAL_REPO", str(Path(__file__).parent / "fixtures" / "official" / "checkout"))
 
-    with ScriptedServer(reply) as server:
-        for variable in ("STAD_TEACHER_URL", "STAD_JUDGE_URL", "STAD_QWEN25_3B_URL", "STAD_QWEN25_7B_URL",
+    with ScriptedServer(official_gsm8k_teacher(tasks)) as teacher, ScriptedServer(scripted_gsm8k_roles(tasks)) as server:
+        monkeypatch.setenv("STAD_TEACHER_URL", teacher.base_url)
+        for variable in ("STAD_JUDGE_URL", "STAD_QWEN25_3B_URL", "STAD_QWEN25_7B_URL",
                          "STAD_LLAMA32_3B_URL", "STAD_LLAMA31_8B_URL", "STAD_GRANITE33_2B_URL",
                          "STAD_GRANITE33_8B_URL"):
             monkeypatch.setenv(variable, server.base_url)
@@ -136,6 +159,8 @@ def test_paper_params_run_against_scripted_servers(shared_data, tmp_path, monkey
     ladders = read_records(paths.ladders, Ladder.model_validate)
     verdicts = read_records(paths.verdicts, Verdict.model_validate)
     assert ladders and all(ladder.verified for ladder in ladders)
+    assert all(request["body"]["messages"][-1]["content"].startswith("\n[fixture:")
+               for request in teacher.requests if request["body"]["temperature"] == 0.2)  # the checkout's prompts
     assert {v.model for v in verdicts} == {"qwen2.5-3b", "qwen2.5-7b", "llama-3.2-3b", "llama-3.1-8b",
                                             "granite-3.3-2b", "granite-3.3-8b"}
     summary = json.loads(paths.summary.read_text())

@@ -1,54 +1,81 @@
+"""The published release (HF ``ibm-research/STaD``) as tasks: from a local file, or through `datasets`."""
+
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
-from stad_utils import RecordError, read_records
-from stad_utils.release import from_official, to_official
-from stad_utils.tasks import generate_tasks
-from stad_utils.stages import build_ladders, decompose
+from stad_utils import RecordError, build_ladders, decompose
+from stad_utils.release import RELEASE_FILES, load_release, release_task
+from stad_utils.tasks import load_tasks
 from stad_utils.teachers import OracleTeacher
-from helpers import verdicts_for
+
+RELEASE = Path(__file__).parent / "fixtures" / "official" / "release"
+RELEASE_FILE = RELEASE / RELEASE_FILES["tot_arithmetic"]
 
 
-@pytest.fixture
-def ladders():
+def release_rows():
+    return [json.loads(line) for line in RELEASE_FILE.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_release_row_becomes_a_task_the_oracle_serves():
+    tasks = load_release(path=RELEASE_FILE)
+    assert [task.task_id for task in tasks] == ["101", "102"]
     teacher = OracleTeacher()
-    return build_ladders(decompose(generate_tasks(6, seed=2), teacher), teacher)
+    [ladder, _] = build_ladders(decompose(tasks, teacher), teacher)
+    row = release_rows()[0]
+    assert ladder.verified
+    assert [(s.description, s.skill, s.answer) for s in ladder.steps] == [
+        (segment["segment"], segment["skill"], answer["answer"])
+        for segment, answer in zip(row["sub-task"], row["sub-task-answer"])]
+    assert (ladder.scaffolds, ladder.isolated) == (row["scaffolding"], row["decompositions"])
 
 
-def test_official_fields_round_trip(ladders):
-    for ladder in ladders:
-        record = json.loads(json.dumps(to_official(ladder)))
-        assert {"id", "question", "answer", "sub-task", "sub-task-answer", "scaffolding",
-                "scaffolding_verification", "decompositions"} <= set(record)
-        assert record["sub-task"][0] == {"segment": ladder.steps[0].description, "skill": ladder.steps[0].skill}
-        back = from_official(record, source=ladder.task.source)
-        assert back.steps == ladder.steps
-        assert (back.scaffolds, back.isolated, back.verified) == (ladder.scaffolds, ladder.isolated, True)
-        assert (back.task.task_id, back.task.question, back.task.answer) == (
-            ladder.task.task_id, ladder.task.question, ladder.task.answer)
+def test_the_release_through_datasets_from_a_local_folder(tmp_path):
+    """The hub path (``load_dataset(name, data_files=…)``) run offline on a folder in the release's layout."""
+    shutil.copy(RELEASE_FILE, tmp_path / RELEASE_FILE.name)
+    (tmp_path / RELEASE_FILES["gsm8k"]).write_text("")  # another benchmark's file beside it is not read
+    from_folder = load_release("tot_arithmetic", tmp_path)
+    from_file = load_release(path=RELEASE_FILE)
+    assert [(t.task_id, t.question, t.answer, t.reference_steps, t.reference_scaffolds, t.reference_isolated)
+            for t in from_folder] == \
+           [(t.task_id, t.question, t.answer, t.reference_steps, t.reference_scaffolds, t.reference_isolated)
+            for t in from_file]
+    assert len(load_tasks("stad_release", data_path=str(tmp_path), release="tot_arithmetic", n_tasks=1)) == 1
 
 
-def test_evaluation_fields_are_exported(ladders):
-    ladder = next(l for l in ladders if l.n_steps == 3)
-    record = to_official(ladder, verdicts_for(ladder.task_id, [False, True, False], [True, False, True]))
-    assert record["evaluation_score"] == 0
-    assert record["scaffolding_score"] == [1, 0]
-    assert record["decomposition_score"] == [1, 0, 1]
-    assert len(record["scaffolding_evaluation"]) == 2
-
-
-def test_a_failed_verification_is_read_as_unverified():
-    record = {"id": 7, "question": "Q?", "answer": "3", "sub-task": [{"segment": "a", "skill": "x"}, {"segment": "b"}],
-              "sub-task-answer": [{"explanation": "", "answer": "1"}, {"explanation": "", "answer": "3"}],
-              "scaffolding": ["S1?"], "scaffolding_verification": [{"score": 0, "justification": "no"}],
-              "decompositions": ["I1?", "I2?"]}
-    ladder = from_official(record)
-    assert not ladder.verified and ladder.task.task_id == "7" and ladder.steps[1].skill is None
-
-
-def test_a_release_file_with_a_missing_field_names_it(tmp_path):
+def test_a_repeated_release_id_is_refused(tmp_path):
     path = tmp_path / "release.jsonl"
-    path.write_text(json.dumps({"id": 1, "question": "Q?", "answer": "1", "sub-task-answer": []}) + "\n")
-    with pytest.raises(RecordError, match="line 1, field 'sub-task'"):
-        read_records(path, from_official)
+    path.write_text("".join(json.dumps(row | {"id": 7}) + "\n" for row in release_rows()))
+    with pytest.raises(RecordError, match="release.jsonl, line 2, field 'id': duplicate task id '7'"):
+        load_tasks("stad_release", data_path=str(path))
+
+
+def test_the_release_needs_to_know_which_benchmark(tmp_path):
+    with pytest.raises(ValueError, match="which benchmark of the release"):
+        load_release(None, tmp_path)
+
+
+def test_a_row_that_failed_verification_is_refused_with_its_line(tmp_path):
+    rows = release_rows()
+    rows[1]["scaffolding_verification"] = [{"score": 0, "justification": "12:15 is not 12:05"}]
+    path = tmp_path / "release.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    with pytest.raises(RecordError, match="release.jsonl, line 2, field 'scaffolding_verification'"):
+        load_release(path=path)
+    problems = []
+    assert len(load_release(path=path, skip_invalid=True, problems=problems)) == 1 and len(problems) == 1
+
+
+def test_a_release_row_with_a_missing_field_names_it(tmp_path):
+    path = tmp_path / "release.jsonl"
+    path.write_text(json.dumps({"id": 1, "question": "Q?", "answer": "1", "sub-task": []}) + "\n")
+    with pytest.raises(RecordError, match="line 1, field 'scaffolding'"):
+        load_release(path=path)
+    assert release_task(release_rows()[0]).official["id"] == 101  # the row as read, for writing it back
+
+
+def test_the_authors_raw_input_rows_as_tasks():
+    tasks = load_tasks("official", data_path=str(Path(__file__).parent / "fixtures" / "official" / "sample.jsonl"))
+    assert len(tasks) == 8 and tasks[0].answer == "2" and tasks[0].official["answer"] == 2

@@ -7,8 +7,8 @@ Gold answers are normalised per benchmark:
 * ToT-Arithmetic: the ``label`` dict (Python or JSON style). ``{"answer": …}`` and
   ``{"date": …}`` become that value; lists become JSON lists (ordered or not); other
   multi-key labels (``hours/minutes/seconds``, ``X/Y/Z``, ``day/time`` …) stay a JSON object
-  compared key by key. The trailing "Format your answer as a JSON…" instruction is
-  stripped from the question, as the paper does, unless ``keep_format_instruction``.
+  compared key by key. The question keeps its answer-format instruction ("Format your answer
+  as a JSON…") unless ``keep_format_instruction`` is false (`tot_task` gives the evidence).
 """
 
 from __future__ import annotations
@@ -66,7 +66,35 @@ def strip_format_instruction(question: str) -> str:
     return stripped or question
 
 
-def tot_task(row: dict, index: int, keep_format_instruction: bool = False) -> Task:
+def tot_task(row: dict, index: int, keep_format_instruction: bool = True) -> Task:
+    """A ToT-Arithmetic task; the question keeps its answer-format instruction unless ``keep_format_instruction`` is false.
+
+    Why the instruction is kept by default, from the evidence there is on what the authors asked:
+
+    * The official test script (``STaD/scripts/test_variations.py``, tag ``stad-acl_2026``;
+      ``../shared/docs/official-files.md`` §2) asks every question verbatim and judges the reply's
+      JSON ``answer``, else its JSON without ``explanation``, else its raw text. The middle branch
+      fits exactly the replies ToT's instruction asks for, such as ``{"explanation": …, "X": …,
+      "Y": …, "Z": …}`` or ``{"explanation": …, "day": …, "time": …}``, which a target writes only
+      when the question carries the instruction; the raw-text branch also takes plain replies.
+    * The instruction alone defines the answer's fields and conventions for 800 of the 1,850
+      questions (lists, and records such as X/Y/Z, H/M/S, day/time with "+x"/"same_day"); without
+      it, e.g. "… it will take her X hours, Y minutes, and Z seconds." asks for nothing.
+    * Against it: the only ToT questions in the official repository, the 4 schedule rows of
+      ``STaD/data/sample_data.jsonl``, lack the trailing "Format your answer as a JSON…" sentence
+      (``../shared/data/SOURCES.md``, "ToT Arithmetic"). They are sample input for the generation
+      script, of one question type whose answer is a single number. The published scaffolded
+      questions (HF ``ibm-research/STaD``), which would settle it, could not be read here.
+
+    ``keep_format_instruction=False`` strips it as those sample rows do (`strip_format_instruction`).
+
+    Examples
+    --------
+    >>> row = {"idx": 7, "question": "What is 2 h after 23:00? Format your answer as a JSON.",
+    ...        "label": "{'answer': '01:00'}", "question_type": "add_subtract"}
+    >>> tot_task(row, 0).question, tot_task(row, 0, keep_format_instruction=False).question
+    ('What is 2 h after 23:00? Format your answer as a JSON.', 'What is 2 h after 23:00?')
+    """
     answer, answer_format = tot_gold(row["label"])
     question = row["question"] if keep_format_instruction else strip_format_instruction(row["question"])
     return Task(task_id=f"tot-{row.get('idx', index):04d}", source="tot_arithmetic", question=question,
@@ -100,7 +128,7 @@ def _converter(name: str, keep_format_instruction: bool) -> Callable[[dict, int]
 
 
 def load_benchmark(name: str, path: str | Path | None = None, *, split: str = "test",
-                   keep_format_instruction: bool = False, skip_invalid: bool = False,
+                   keep_format_instruction: bool = True, skip_invalid: bool = False,
                    problems: list[RecordError] | None = None) -> list[Task]:
     """All tasks of a benchmark, from a local JSONL file or folder, or else from the hub.
 

@@ -8,7 +8,10 @@ variant follows mechanically:
 * the original is ``intro + all step sentences + final question``;
 * scaffold level *j* replaces the intro and the first *j* step sentences by the sentence
   stating the state after step *j* (the solved steps are folded into the wording);
-* isolated step *i* is ``state after step i−1 + sentence i + a question about step i``.
+* isolated step *i* is ``state after step i−1 + sentence i + a question about step i``;
+* placebo level *j* is the original with *j* restatements inserted before the final
+  question: restatement *i* repeats a given of step *i* ("Recall that the friend gave Maya
+  2 apples."), so it names the same steps as scaffold *j* but none of their results.
 
 Two families exist: ``word`` (GSM8K-style quantities, rates, remainders and prices) and
 ``time`` (ToT-Arithmetic-style clock times, durations, unit conversions and the overlap
@@ -35,20 +38,22 @@ class _Story:
     sentences: list[str] = field(default_factory=list)  # states the step's operation ("" if implicit)
     questions: list[str] = field(default_factory=list)  # asks for the step's result alone
     states: list[str] = field(default_factory=list)  # the situation once the step is done
+    restatements: list[str] = field(default_factory=list)  # repeats a given of the step, computes nothing
 
     def add(self, sentence: str, description: str, skill: str, explanation: str, answer: str,
-            question: str, state: str) -> None:
+            question: str, state: str, restatement: str) -> None:
         self.steps.append(Step(description=description, answer=answer, explanation=explanation, skill=skill))
         self.sentences.append(sentence)
         self.questions.append(question)
         self.states.append(state)
+        self.restatements.append(f"Recall that {restatement}.")
 
     def context(self, done: int) -> str:
         """The situation with the first ``done`` steps solved."""
         return self.intro if done == 0 else self.states[done - 1]
 
-    def text(self, done: int, last: int, question: str) -> str:
-        parts = [self.context(done), *self.sentences[done:last], question]
+    def text(self, done: int, last: int, question: str, restated: int = 0) -> str:
+        parts = [self.context(done), *self.sentences[done:last], *self.restatements[:restated], question]
         return " ".join(part for part in parts if part)
 
     def to_task(self, task_id: str, source: str) -> Task:
@@ -62,6 +67,7 @@ class _Story:
             reference_steps=self.steps,
             reference_scaffolds=[self.text(j, n, self.final_question) for j in range(1, n)],
             reference_isolated=[self.text(i - 1, i, self.questions[i - 1]) for i in range(1, n + 1)],
+            reference_placebos=[self.text(0, n, self.final_question, restated=j) for j in range(1, n)],
         )
 
 
@@ -87,6 +93,7 @@ def _word_story(rng: random.Random, n_steps: int, max_number: int) -> _Story:
         "Multiply the number of groups by the number of items in each group.",
         "multiplication", f"{bags} * {per_bag} = {count}", str(count),
         f"How many {goods} does {name} have?", has.format(count),
+        f"each of the {bags} {container} holds {per_bag} {goods}",
     )
     for position in range(2, n_steps + 1):
         is_last = position == n_steps
@@ -101,6 +108,7 @@ def _word_story(rng: random.Random, n_steps: int, max_number: int) -> _Story:
                 "Add the newly received items to the current count.",
                 "addition", f"{count} + {extra} = {count + extra}", str(count + extra),
                 f"How many {goods} does {name} have now?", has.format(count + extra),
+                f"the friend gave {name} {extra} {goods}",
             )
             count += extra
         elif kind == "remove":
@@ -110,6 +118,7 @@ def _word_story(rng: random.Random, n_steps: int, max_number: int) -> _Story:
                 "Subtract the items given away from the current count.",
                 "subtraction", f"{count} - {removed} = {count - removed}", str(count - removed),
                 f"How many {goods} does {name} have left?", has.format(count - removed),
+                f"the neighbour got {removed} of the {goods}",
             )
             count -= removed
         elif kind == "share":
@@ -119,6 +128,7 @@ def _word_story(rng: random.Random, n_steps: int, max_number: int) -> _Story:
                 "Divide the items equally among the people sharing them.",
                 "division", f"{count} / {friends} = {count // friends}", str(count // friends),
                 f"How many {goods} does each friend get?", "",
+                f"the {goods} are shared among {friends} friends",
             )
             story.final_question = f"How many {goods} does each friend get?"
             count //= friends
@@ -129,6 +139,7 @@ def _word_story(rng: random.Random, n_steps: int, max_number: int) -> _Story:
                 "Multiply the number of items sold by the price of one item.",
                 "price times quantity", f"{count} * {price} = {count * price}", str(count * price),
                 f"How many dollars does {name} make?", "",
+                f"each of the {goods} sells for ${price}",
             )
             story.final_question = f"How many dollars does {name} make?"
             count *= price
@@ -173,6 +184,7 @@ def _schedule_story(rng: random.Random, n_steps: int) -> _Story:
                 "add a duration to a clock time",
                 f"{clock(now)} + {length} min = {clock(now + length)}", clock(now + length),
                 f"At what time does the {name} end?", f"The {name} ends at {clock(now + length)}.",
+                f"the {name} is {_hours_minutes(length)} long",
             )
         else:
             length = rng.randrange(10, 45, 5)
@@ -183,6 +195,7 @@ def _schedule_story(rng: random.Random, n_steps: int) -> _Story:
                 "add minutes to a clock time",
                 f"{clock(now)} + {length} min = {clock(now + length)}", clock(now + length),
                 "At what time does the break end?", f"The break ends at {clock(now + length)}.",
+                f"the break after the {_ORDINALS[session - 1]} session is {length} minutes long",
             )
         now += length
         story.final_question = f"At what time does the {name} end?"
@@ -199,6 +212,7 @@ def _journey_story(rng: random.Random, n_steps: int) -> _Story:
         "convert hours and minutes to minutes",
         f"{_hours_minutes(total)} = {total} min", str(total),
         "How many minutes does the journey take?", f"The train journey takes {total} minutes.",
+        f"the train journey is {_hours_minutes(total)} long",
     )
     story.final_question = "How many minutes does the journey take?"
     if n_steps >= 2:
@@ -210,6 +224,7 @@ def _journey_story(rng: random.Random, n_steps: int) -> _Story:
             "subtract minutes from a duration",
             f"{total} min - {travelled} min = {left} min", str(left),
             "How many minutes of the journey are left?", f"{left} minutes of the train journey are left.",
+            f"the train has been on its way for {travelled} minutes",
         )
         story.final_question = "How many minutes of the journey are left?"
     if n_steps >= 3:
@@ -220,6 +235,7 @@ def _journey_story(rng: random.Random, n_steps: int) -> _Story:
             "add minutes to a clock time",
             f"{clock(now)} + {left} min = {clock(now + left)}", clock(now + left),
             "At what time does the train arrive?", "",
+            f"the time now is {clock(now)}",
         )
         story.final_question = "At what time does the train arrive?"
         story.answer_format = "clock"
@@ -247,6 +263,7 @@ def _overlap_story(rng: random.Random, n_steps: int) -> _Story:
         "From what time are both of them free?",
         f"{first} and {second} are both free from {clock(common_start)}; {first} is free until "
         f"{clock(end_a)} and {second} until {clock(end_b)}.",
+        f"{first}'s free time begins at {clock(start_a)}",
     )
     story.final_question = "From what time are both of them free?"
     if n_steps >= 2:
@@ -255,6 +272,7 @@ def _overlap_story(rng: random.Random, n_steps: int) -> _Story:
             f"earlier of {clock(end_a)} and {clock(end_b)} = {clock(common_end)}", clock(common_end),
             "Until what time are both of them free?",
             f"{first} and {second} are both free from {clock(common_start)} to {clock(common_end)}.",
+            f"{second}'s free time ends at {clock(end_b)}",
         )
         story.final_question = "Until what time are both of them free?"
     if n_steps >= 3:
@@ -263,6 +281,7 @@ def _overlap_story(rng: random.Random, n_steps: int) -> _Story:
             f"{clock(common_end)} - {clock(common_start)} = {length} min", str(length),
             "For how many minutes are both of them free at the same time?",
             f"{first} and {second} are both free at the same time for {length} minutes.",
+            f"{second}'s free time begins at {clock(start_b)}",
         )
         story.final_question = "For how many minutes are both of them free at the same time?"
         story.answer_format = "number"
@@ -273,6 +292,7 @@ def _overlap_story(rng: random.Random, n_steps: int) -> _Story:
             "Divide the free minutes by the meeting length, rounding down.", "count slots in a duration",
             f"floor({length} min / {slot} min) = {length // slot}", str(length // slot),
             "How many such meetings fit into the time when both are free?", "",
+            f"each meeting is to last {slot} minutes",
         )
         story.final_question = "How many such meetings fit into the time when both are free?"
     return story
@@ -308,14 +328,16 @@ def generate_tasks(
 
     Returns
     -------
-    list of `Task`, each with ``reference_steps``, ``reference_scaffolds`` (levels 1…K−1) and
-    ``reference_isolated`` (steps 1…K).
+    list of `Task`, each with ``reference_steps``, ``reference_scaffolds`` (levels 1…K−1),
+    ``reference_isolated`` (steps 1…K) and ``reference_placebos`` (levels 1…K−1).
 
     Examples
     --------
     >>> task = generate_tasks(1, seed=3, families=["word"], min_steps=3, max_steps=3)[0]
     >>> len(task.reference_steps), len(task.reference_scaffolds), len(task.reference_isolated)
     (3, 2, 3)
+    >>> [placebo.count("Recall that") for placebo in task.reference_placebos]
+    [1, 2]
     """
     unknown = set(families) - set(FAMILIES)
     if unknown:
