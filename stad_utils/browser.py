@@ -1,0 +1,481 @@
+"""The failure browser: each task's question, steps, variants and every model's reply, side by side.
+
+A researcher learns where a model breaks by reading its failures. This module gathers, for
+each evaluated task of one or more run folders, everything the records hold about it
+(`stad_utils.records`) and shows it three ways:
+
+* `browser_section`, embedded in ``report.html`` by `embed_browser`, and `browser_html`, a
+  page of its own: a table of tasks with filters, and a drill-down per task. It is
+  self-contained: no server and no external file. The data travels in the page as
+  gzip-compressed JSON (the table's first, then the drill-downs), and a task's drill-down
+  enters the document only when it is opened, so a run of 1,200 tasks × 6 models stays usable;
+* `browser_widget`: the same drill-down in JupyterLab, with dropdown filters, a task
+  selector and next/previous buttons;
+* `disagreements`: a table of the tasks on which the models disagree.
+
+The drill-down of a task shows the question and gold answer; the steps with their answers
+and skills; per model, k with its success curve and isolated steps; then every variant
+(original, scaffold levels, isolated steps, placebo levels) with its text, its reference, and
+each model's reply, extracted answer, verdict, deciding stage and truncation flag.
+
+Filters (the same in the page and the widget; a model choice narrows k, stage and flag to it):
+
+* **k**: the task's minimal scaffolding level (``undetermined`` when an error or an undecided
+  verdict leaves it open);
+* **skill**: a skill of one of the task's steps;
+* **judge stage**: a verdict decided by that stage (``decided_by``);
+* **validity flag**: see `FLAGS`;
+* **models disagree**: the models' k differ on the same sample, or their decided verdicts
+  (correct vs wrong or no answer) differ on the same question; errors and undecided verdicts
+  are never a disagreement.
+
+Possible answer leakage in the variants is not a flag yet: it waits for the per-task result
+of `stad_utils.compare.validity_checks`.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import ipywidgets as widgets
+import jinja2
+import pandas as pd
+from markupsafe import Markup
+
+from .records import Ladder, Outcome, StepSkill, Verdict
+from .store import RunPaths, read_records
+
+FLAGS = {
+    "non_monotonic": "non-monotonic curve",
+    "step_failed_alone": "solved, but a step failed alone",
+    "undecided": "undecided verdict",
+    "error": "error",
+    "truncated": "truncated reply",
+}
+"""The validity flags a task can raise for a model, each a place to look rather than a fault.
+
+``step_failed_alone``: solved as asked (k = 0) although an isolated step was failed, which
+questions the teacher's step answer or the isolated wording.
+"""
+
+JUDGE_STAGES = ("deterministic", "math_verify", "llm_judge", "none", "error")
+"""The values of `Verdict.decided_by`, in the order of the judge cascade."""
+
+UNDETERMINED = "undetermined"
+"""The k label of an outcome whose k is ``None``."""
+
+_TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("stad_utils", "templates"), autoescape=True,
+                                undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+RunDirs = Path | str | Iterable[Path | str]
+
+
+@dataclass
+class _RunRecords:
+    """The records of one or more run folders, the latest record of each key winning."""
+
+    ladders: list[Ladder]
+    skills: dict[tuple[str, int], str]
+    verdicts: dict[str, list[Verdict]]  # by task
+    outcomes: dict[str, list[Outcome]]  # by task
+
+
+def _run_list(run_dirs: RunDirs) -> list[Path]:
+    return [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(run) for run in run_dirs]
+
+
+def _read_if_present(path: Path, model: type) -> list:
+    return read_records(path, model.model_validate) if path.exists() else []
+
+
+def _read_runs(runs: Sequence[Path]) -> _RunRecords:
+    """Read every run folder; a task's ladder comes from the first run that has it.
+
+    Verdicts are append-only: the last one per (task, model, variant, level, sample) wins,
+    runs read in the order given. Outcomes: the last per (task, model, sample).
+    """
+    ladders: dict[str, Ladder] = {}
+    skills: dict[tuple[str, int], str] = {}
+    verdicts: dict[tuple, Verdict] = {}
+    outcomes: dict[tuple, Outcome] = {}
+    for run in map(RunPaths, runs):
+        for ladder in _read_if_present(run.ladders, Ladder):
+            ladders.setdefault(ladder.task_id, ladder)
+        skills.update({(s.task_id, s.step): s.skill for s in _read_if_present(run.skills, StepSkill)})
+        verdicts.update({(v.task_id, v.model, v.variant, v.level, v.sample): v
+                         for v in _read_if_present(run.verdicts, Verdict)})
+        outcomes.update({(o.task_id, o.model, o.sample): o for o in _read_if_present(run.outcomes, Outcome)})
+    return _RunRecords(list(ladders.values()), skills, _by_task(verdicts.values()), _by_task(outcomes.values()))
+
+
+def _by_task(records: Iterable) -> dict[str, list]:
+    grouped: dict[str, list] = defaultdict(list)
+    for record in records:
+        grouped[record.task_id].append(record)
+    return grouped
+
+
+def verdict_outcome(verdict: Verdict) -> str:
+    """The judge outcome of a verdict; files written before outcomes existed knew only correct/wrong/error."""
+    return verdict.outcome or {True: "correct", False: "wrong", None: "error"}[verdict.correct]
+
+
+def k_label(k: int | None) -> str:
+    """``"0"``, ``"2"``, ``"-1"`` or ``"undetermined"``: k as the filters name it."""
+    return UNDETERMINED if k is None else str(k)
+
+
+def variant_label(kind: str, level: int) -> str:
+    """How the browser names a variant.
+
+    >>> variant_label("scaffold", 2), variant_label("isolated", 1)
+    ('scaffold 2 (2 steps given)', 'isolated step 1')
+    """
+    if kind == "scaffold":
+        return f"scaffold {level} ({level} step{'s' if level > 1 else ''} given)"
+    if kind == "isolated":
+        return f"isolated step {level}"
+    return kind if kind == "original" else f"{kind} {level}"
+
+
+def _variants(ladder: Ladder) -> list[tuple[str, int, str, str]]:
+    """``(kind, level, text, reference)`` of every variant of a ladder, in reading order."""
+    final = ladder.task.answer
+    return ([("original", 0, ladder.task.question, final)]
+            + [("scaffold", j, text, final) for j, text in enumerate(ladder.scaffolds, start=1)]
+            + [("isolated", i, text, step.answer)
+               for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
+            + [("placebo", j, text, final) for j, text in enumerate(ladder.placebos, start=1)])
+
+
+def _reply(verdict: Verdict) -> dict:
+    return {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
+            "extracted": verdict.extracted, "outcome": verdict_outcome(verdict), "decided_by": verdict.decided_by,
+            "explanation": verdict.explanation, "truncated": verdict.truncated,
+            "finish_reason": verdict.finish_reason}
+
+
+def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: Sequence[Verdict]) -> dict:
+    """One variant with each model's replies (one per sample), ``{}`` for a model not asked it."""
+    replies: dict[str, list[dict]] = defaultdict(list)
+    for verdict in sorted(verdicts, key=lambda v: (v.model, v.sample)):
+        if (verdict.variant, verdict.level) == (kind, level):
+            replies[verdict.model].append(_reply(verdict))
+    return {"kind": kind, "level": level, "label": variant_label(kind, level), "text": text,
+            "reference": reference, "replies": dict(replies)}
+
+
+def _differing_verdicts(variants: Sequence[dict]) -> list[dict]:
+    """The questions (variant and sample) on which the models' decided verdicts differ."""
+    differing = []
+    for variant in variants:
+        by_sample: dict[int, dict[str, str]] = defaultdict(dict)
+        for model, replies in variant["replies"].items():
+            for reply in replies:
+                if reply["outcome"] in ("correct", "wrong", "no_answer"):
+                    by_sample[reply["sample"]][model] = reply["outcome"]
+        differing += [{"variant": variant["label"], "sample": sample, "verdicts": verdicts}
+                      for sample, verdicts in sorted(by_sample.items())
+                      if len({outcome == "correct" for outcome in verdicts.values()}) > 1]
+    return differing
+
+
+def _k_differs(outcomes: Sequence[Outcome]) -> bool:
+    """True if two models have different determined k on the same sample."""
+    by_sample: dict[int, set[int]] = defaultdict(set)
+    for outcome in outcomes:
+        if outcome.k is not None:
+            by_sample[outcome.sample].add(outcome.k)
+    return any(len(ks) > 1 for ks in by_sample.values())
+
+
+def _flags(outcomes: Sequence[Outcome], verdicts: Sequence[Verdict]) -> list[str]:
+    """The `FLAGS` that one model's outcomes and verdicts on a task raise."""
+    judged = [verdict_outcome(v) for v in verdicts]
+    raised = {
+        "non_monotonic": any(o.non_monotonic for o in outcomes),
+        "step_failed_alone": any(o.k == 0 and False in o.isolated for o in outcomes),
+        "undecided": "undecided" in judged,
+        "error": "error" in judged,
+        "truncated": any(v.truncated for v in verdicts),
+    }
+    return [flag for flag in FLAGS if raised[flag]]
+
+
+def _model_entry(outcomes: Sequence[Outcome], verdicts: Sequence[Verdict]) -> dict:
+    """One model on one task: k, curve and isolated steps per sample, judge stages and flags."""
+    outcomes = sorted(outcomes, key=lambda o: o.sample)
+    return {
+        "samples": [{"sample": o.sample, "k": k_label(o.k), "curve": o.curve, "isolated": o.isolated,
+                     "placebo": o.placebo} for o in outcomes],
+        "k": [k_label(o.k) for o in outcomes],
+        "stages": sorted({v.decided_by for v in verdicts}, key=_stage_order),
+        "flags": _flags(outcomes, verdicts),
+    }
+
+
+def _stage_order(stage: str) -> tuple[int, str]:
+    return (JUDGE_STAGES.index(stage) if stage in JUDGE_STAGES else len(JUDGE_STAGES), stage)
+
+
+def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str]) -> dict:
+    """Everything the browser shows and filters on for one task (JSON-ready)."""
+    verdicts, outcomes = records.verdicts.get(ladder.task_id, []), records.outcomes.get(ladder.task_id, [])
+    steps = [{"number": i, "description": step.description, "answer": step.answer,
+              "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped")}
+             for i, step in enumerate(ladder.steps, start=1)]
+    variants = [_variant_entry(*variant, verdicts) for variant in _variants(ladder)]
+    per_model = {model: _model_entry([o for o in outcomes if o.model == model],
+                                     [v for v in verdicts if v.model == model])
+                 for model in models if any(r.model == model for r in [*verdicts, *outcomes])}
+    differs = _differing_verdicts(variants)
+    return {
+        "id": ladder.task_id, "source": ladder.task.source, "question": ladder.task.question,
+        "answer": ladder.task.answer, "n_steps": ladder.n_steps,
+        "n_samples": 1 + max((r.sample for r in [*verdicts, *outcomes]), default=0),
+        "steps": steps, "skills": list(dict.fromkeys(step["skill"] for step in steps)),
+        "variants": variants, "models": per_model,
+        "k": {model: entry["k"] for model, entry in per_model.items()},
+        "stages": {model: entry["stages"] for model, entry in per_model.items()},
+        "flags": {model: entry["flags"] for model, entry in per_model.items()},
+        "differs": differs, "disagree": bool(differs) or _k_differs(outcomes),
+    }
+
+
+def _filter_options(tasks: Sequence[dict]) -> dict:
+    """The values each filter offers: those that occur, in a natural order."""
+    def occurring(facet: str) -> set[str]:
+        return {value for task in tasks for values in task[facet].values() for value in values}
+
+    ks = occurring("k")
+    return {
+        "k": sorted(ks - {UNDETERMINED, "-1"}, key=int) + [k for k in ("-1", UNDETERMINED) if k in ks],
+        "skill": sorted({skill for task in tasks for skill in task["skills"]}),
+        "stage": sorted(occurring("stages"), key=_stage_order),
+        "flag": [flag for flag in FLAGS if flag in occurring("flags")],
+    }
+
+
+def browser_data(run_dirs: RunDirs) -> dict:
+    """Gather, for every evaluated task of the run folders, what the browser shows.
+
+    Parameters
+    ----------
+    run_dirs
+        A run folder, or several (e.g. other models evaluated on the same tasks, as
+        ``07_compare``'s ``other_runs``). A task's ladder comes from the first folder that has
+        it; a later folder's verdict or outcome replaces an earlier one with the same key.
+
+    Returns
+    -------
+    dict
+        ``runs`` (folder names), ``models``, ``tasks`` (one JSON-ready dict per task that has
+        a verdict or an outcome, in ladder order, with its question, steps, variants and
+        replies, and the filter facets ``k``, ``stages`` and ``flags`` as ``{model: [value]}``,
+        ``skills`` and ``disagree``), and ``options`` (the values each filter offers).
+    """
+    runs = _run_list(run_dirs)
+    records = _read_runs(runs)
+    models = sorted({r.model for grouped in (records.verdicts, records.outcomes)
+                     for task_records in grouped.values() for r in task_records})
+    evaluated = records.verdicts.keys() | records.outcomes.keys()
+    tasks = [_task_entry(ladder, records, models) for ladder in records.ladders if ladder.task_id in evaluated]
+    return {"runs": [run.name for run in runs], "models": models, "tasks": tasks, "options": _filter_options(tasks)}
+
+
+def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "", stage: str = "", flag: str = "",
+                   disagree: bool = False, text: str = "") -> list[dict]:
+    """The tasks of `browser_data` that pass the filters (an empty value: no filter).
+
+    The same rules as the page's script (``templates/browser.js``): ``model`` keeps the tasks
+    the model answered and narrows ``k``, ``stage`` and ``flag`` to it; ``text`` is searched,
+    ignoring case, in the task id and question.
+    """
+    def facet(task: dict, name: str) -> list[str]:
+        by_model = task[name]
+        return by_model.get(model, []) if model else [value for values in by_model.values() for value in values]
+
+    return [task for task in data["tasks"]
+            if (not model or model in task["stages"])
+            and (not k or k in facet(task, "k"))
+            and (not stage or stage in facet(task, "stages"))
+            and (not flag or flag in facet(task, "flags"))
+            and (not skill or skill in task["skills"])
+            and (not disagree or task["disagree"])
+            and text.lower() in f"{task['id']} {task['question']}".lower()]
+
+
+def task_detail_html(task: dict, models: Sequence[str]) -> Markup:
+    """The drill-down of one task of `browser_data` as an HTML fragment (styled by ``browser.css``)."""
+    return Markup(_TEMPLATES.get_template("task_detail.html.jinja").render(
+        task=task, models=[model for model in models if model in task["models"]], flag_labels=FLAGS))
+
+
+def _encode(value: object) -> str:
+    """JSON, gzip-compressed, in base64: the form in which the page carries its data.
+
+    Level 6, as ``gzip`` itself: on 1,200 tasks × 6 models it took 40% less time than level 9
+    for a page 1% larger.
+    """
+    compressed = gzip.compress(json.dumps(value, ensure_ascii=False).encode("utf-8"), compresslevel=6, mtime=0)
+    return base64.b64encode(compressed).decode("ascii")
+
+
+def _page_blobs(data: dict) -> dict[str, str]:
+    """The page's data: ``tasks``, what the table shows and filters on, and ``details``, each task's drill-down.
+
+    They are apart so that the table appears before the larger drill-downs are inflated.
+    """
+    facets = ("id", "source", "question", "n_steps", "skills", "k", "stages", "flags", "disagree")
+    table = {"models": data["models"], "flag_labels": FLAGS,
+             "tasks": [{name: task[name] for name in facets} for task in data["tasks"]]}
+    return {"tasks": _encode(table), "details": _encode([task_detail_html(task, data["models"])
+                                                          for task in data["tasks"]])}
+
+
+def _render(template: str, data: dict, **context) -> str:
+    return _TEMPLATES.get_template(template).render(data=data, flag_labels=FLAGS, blobs=_page_blobs(data),
+                                                    **context)
+
+
+def browser_section(data: dict) -> str:
+    """The browser as one ``<section>`` (its style, filters, table, data and script) for any HTML page."""
+    return _render("browser_section.html.jinja", data)
+
+
+def browser_html(data: dict, title: str = "STaD failure browser") -> str:
+    """The browser as a complete, self-contained HTML page."""
+    return _render("browser.html.jinja", data, title=title)
+
+
+def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
+    """Write `browser_html` of the run folders to ``path`` and return it."""
+    path = Path(path)
+    path.write_text(browser_html(browser_data(run_dirs), title=f"STaD failure browser · {path.parent.name}"),
+                    encoding="utf-8")
+    return path
+
+
+def embed_browser(page: str, run_dirs: RunDirs) -> str:
+    """``page`` (an HTML document) with the browser of the run folders added at the end of its body.
+
+    The page is returned unchanged when no task has been evaluated yet.
+    """
+    data = browser_data(run_dirs)
+    if not data["tasks"]:
+        return page
+    end = page.rfind("</body>")
+    end = len(page) if end < 0 else end
+    return page[:end] + browser_section(data) + page[end:]
+
+
+def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
+    """The tasks on which the models disagree: one row per task and sample, for ``07_compare``.
+
+    Columns: ``task_id``, ``source``, ``sample``, ``k <model>`` for each model (``<NA>`` when
+    undetermined or missing), and ``verdicts that differ`` (e.g. ``original: a correct, b
+    wrong``). A row is listed when the models' k differ or a decided verdict differs (see the
+    module's docstring).
+    """
+    data = browser_data(run_dirs)
+    rows = [_disagreement_row(task, sample, data["models"]) for task in data["tasks"] if task["disagree"]
+            for sample in range(task["n_samples"])]
+    columns = ["task_id", "source", "sample", *(f"k {model}" for model in data["models"]), "verdicts that differ"]
+    table = pd.DataFrame([row for row in rows if row], columns=columns)
+    return table.astype({f"k {model}": "Int64" for model in data["models"]})
+
+
+def _determined_k(task: dict, model: str, sample: int) -> int | None:
+    samples = task["models"].get(model, {}).get("samples", [])
+    return next((int(s["k"]) for s in samples if s["sample"] == sample and s["k"] != UNDETERMINED), None)
+
+
+def _disagreement_row(task: dict, sample: int, models: Sequence[str]) -> dict | None:
+    """A task's row for one sample, or ``None`` when the models agree on that sample."""
+    ks = {model: _determined_k(task, model, sample) for model in models}
+    differing = [d for d in task["differs"] if d["sample"] == sample]
+    if len({k for k in ks.values() if k is not None}) < 2 and not differing:
+        return None
+    described = "; ".join(f"{d['variant']}: " + ", ".join(f"{model} {outcome}" for model, outcome in d["verdicts"].items())
+                          for d in differing)
+    return {"task_id": task["id"], "source": task["source"], "sample": sample,
+            **{f"k {model}": k for model, k in ks.items()}, "verdicts that differ": described}
+
+
+class FailureBrowser(widgets.VBox):
+    """The browser in JupyterLab: filters, a task selector with previous/next, and the drill-down.
+
+    Build it with `browser_widget`. The filters are the page's (see `matching_tasks`); the
+    drill-down is the same HTML (`task_detail_html`).
+    """
+
+    def __init__(self, data: dict):
+        self.data = data
+        self._by_id = {task["id"]: task for task in data["tasks"]}
+        options = data["options"]
+        self.filters = {
+            "model": _dropdown("model", [("any model", ""), *((m, m) for m in data["models"])]),
+            "k": _dropdown("k", [("any", ""), *((k, k) for k in options["k"])]),
+            "skill": _dropdown("skill", [("any", ""), *((s, s) for s in options["skill"])]),
+            "stage": _dropdown("judge stage", [("any", ""), *((s, s) for s in options["stage"])]),
+            "flag": _dropdown("validity flag", [("any", ""), *((FLAGS[f], f) for f in options["flag"])]),
+            "disagree": widgets.Checkbox(description="models disagree", indent=False),
+            "text": widgets.Text(description="search", placeholder="task id or words of the question"),
+        }
+        self.task = widgets.Dropdown(description="task", layout=widgets.Layout(width="60%"))
+        self.previous_button = widgets.Button(description="◀ previous")
+        self.next_button = widgets.Button(description="next ▶")
+        self.count = widgets.Label()
+        self.detail = widgets.HTML()
+        for control in self.filters.values():
+            control.observe(self._refilter, names="value")
+        self.task.observe(self._show_task, names="value")
+        self.previous_button.on_click(lambda _: self.step(-1))
+        self.next_button.on_click(lambda _: self.step(+1))
+        super().__init__([
+            widgets.HBox(list(self.filters.values())[:4], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox(list(self.filters.values())[4:], layout=widgets.Layout(flex_flow="row wrap")),
+            widgets.HBox([self.previous_button, self.task, self.next_button, self.count]),
+            self.detail,
+        ])
+        self._refilter()
+
+    def __repr__(self) -> str:  # the default lists every option: thousands of tasks in a notebook's output
+        return (f"FailureBrowser({len(self.data['tasks'])} tasks, models {', '.join(self.data['models'])}; "
+                "interactive in JupyterLab, and at the end of report.html)")
+
+    def step(self, offset: int) -> None:
+        """Show the task ``offset`` places after the current one among the filtered tasks."""
+        if self.task.options:
+            position = [value for _, value in self.task.options].index(self.task.value)
+            self.task.value = self.task.options[(position + offset) % len(self.task.options)][1]
+
+    def _refilter(self, _change: dict | None = None) -> None:
+        chosen = {name: control.value for name, control in self.filters.items()}
+        tasks = matching_tasks(self.data, **chosen)
+        shown, kept = self.task.value, [task["id"] for task in tasks]
+        self.task.options = [(f"{task['id']} · {task['question'][:70]}", task["id"]) for task in tasks]
+        self.task.value = shown if shown in kept else next(iter(kept), None)  # the shown task stays if it passes
+        self.count.value = f"{len(tasks)} of {len(self.data['tasks'])} tasks"
+        self._show_task()
+
+    def _show_task(self, _change: dict | None = None) -> None:
+        task = self._by_id.get(self.task.value)
+        self.detail.value = "" if task is None else _TEMPLATES.get_template("detail_pane.html.jinja").render(
+            detail=task_detail_html(task, self.data["models"]))
+
+
+def _dropdown(description: str, options: list[tuple[str, str]]) -> widgets.Dropdown:
+    return widgets.Dropdown(description=description, options=options,
+                            style={"description_width": "initial"})
+
+
+def browser_widget(run_dir: Path | str, other_runs: Iterable[Path | str] = ()) -> FailureBrowser:
+    """The failure browser of a run folder (and further runs on the same tasks) as a JupyterLab widget."""
+    return FailureBrowser(browser_data([run_dir, *other_runs]))

@@ -1,0 +1,114 @@
+// The failure browser's script: reads the data elements, fills the task table, applies the filters
+// (the rules of stad_utils.browser.matching_tasks) and opens a task's drill-down on click.
+(function () {
+  "use strict";
+  const root = document.getElementById("stad-browser");
+  const rows = root.querySelector(".stad-tasks tbody");
+  const count = root.querySelector(".stad-count");
+  const controls = root.querySelectorAll("[data-filter]");
+
+  /** The JSON of a data element: base64 of gzip, inflated with the browser's own DecompressionStream. */
+  async function loadBlob(id) {
+    const binary = atob(document.getElementById(id).textContent.trim());
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(inflated).text());
+  }
+
+  function readFilters() {
+    const filters = {};
+    controls.forEach((control) => {
+      filters[control.dataset.filter] = control.type === "checkbox" ? control.checked : control.value;
+    });
+    return filters;
+  }
+
+  /** A task's values of a per-model facet (k, stages, flags): the chosen model's, or every model's. */
+  function facet(task, name, model) {
+    return model ? task[name][model] || [] : Object.values(task[name]).flat();
+  }
+
+  function matches(task, f) {
+    return (!f.model || f.model in task.stages)
+      && (!f.k || facet(task, "k", f.model).includes(f.k))
+      && (!f.stage || facet(task, "stages", f.model).includes(f.stage))
+      && (!f.flag || facet(task, "flags", f.model).includes(f.flag))
+      && (!f.skill || task.skills.includes(f.skill))
+      && (!f.disagree || task.disagree)
+      && (task.id + " " + task.question).toLowerCase().includes(f.text.toLowerCase());
+  }
+
+  function cell(text, className) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (className) td.className = className;
+    return td;
+  }
+
+  function kCell(values) {
+    const td = cell(values && values.length ? values.join(" / ") : "–", "stad-k");
+    td.dataset.k = values && new Set(values).size === 1 ? values[0] : "mixed";
+    return td;
+  }
+
+  function taskRow(data, index) {
+    const task = data.tasks[index];
+    const row = document.createElement("tr");
+    row.className = "stad-task-row";
+    row.tabIndex = 0;
+    row.dataset.index = index;
+    const flags = new Set(Object.values(task.flags).flat());
+    row.append(cell(task.id), cell(task.source), cell(task.question, "stad-snippet"), cell(task.n_steps),
+      cell(task.skills.join(", ")), ...data.models.map((model) => kCell(task.k[model])),
+      cell([...flags].map((flag) => data.flag_labels[flag]).join(", "), "stad-flags"),
+      cell(task.disagree ? "≠" : ""));
+    row.querySelector(".stad-snippet").title = task.question;
+    return row;
+  }
+
+  /** Open a row's drill-down below it, or close it if open. */
+  async function toggleDetail(data, row) {
+    const next = row.nextElementSibling;
+    if (next && next.classList.contains("stad-detail-row")) {
+      next.remove();
+      row.classList.remove("stad-open");
+      return;
+    }
+    const detail = document.createElement("tr");
+    detail.className = "stad-detail-row";
+    const td = document.createElement("td");
+    td.colSpan = row.cells.length;
+    td.innerHTML = (await data.details)[row.dataset.index];
+    detail.append(td);
+    row.after(detail);
+    row.classList.add("stad-open");
+  }
+
+  function render(data) {
+    const filters = readFilters();
+    const shown = data.tasks.map((_, index) => index).filter((index) => matches(data.tasks[index], filters));
+    rows.replaceChildren(...shown.map((index) => taskRow(data, index)));
+    count.textContent = `${shown.length} of ${data.tasks.length} tasks`;
+  }
+
+  function start(data) {
+    controls.forEach((control) => {
+      control.addEventListener(control.type === "search" ? "input" : "change", () => render(data));
+    });
+    rows.addEventListener("click", (event) => {
+      const row = event.target.closest("tr.stad-task-row");
+      if (row) toggleDetail(data, row);
+    });
+    rows.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.target.matches("tr.stad-task-row")) toggleDetail(data, event.target);
+    });
+    render(data);
+  }
+
+  // The table needs only the small task list; the drill-downs inflate meanwhile, awaited on opening one.
+  const details = loadBlob("stad-browser-details");
+  loadBlob("stad-browser-tasks").then((data) => start({...data, details})).catch((error) => {
+    count.textContent = `The tasks could not be read (${error.message}); this browser needs DecompressionStream.`;
+  });
+})();

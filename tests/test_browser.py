@@ -1,0 +1,355 @@
+"""The failure browser: its data, filters, disagreements and widget, and the page in headless Chromium.
+
+The run folder is hand-made: 6 tasks answered by 2 models, with an error, an undecided
+verdict, a truncated reply, a non-monotonic curve, a re-asked error and three disagreements.
+The Chromium tests need Debian's ``chromium`` (``apt-get install chromium``) and the pip
+package ``playwright`` (the dev extra); they fail, never skip, when either is missing.
+"""
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+from stad_utils import Ladder, Outcome, RecordFile, RunPaths, Step, StepSkill, Task, Verdict
+from stad_utils.browser import (FLAGS, browser_data, browser_html, browser_widget, disagreements, embed_browser,
+                                matching_tasks, write_browser)
+from stad_utils.pipeline import write_html_report
+
+QWEN, GRANITE = "qwen-7b", "granite-8b"
+
+# task id: question, gold answer, steps (description, answer, skill), the judge stage deciding correct/wrong
+TASKS = {
+    "t1": (("Janet's ducks lay 16 eggs per day. She eats three for breakfast and bakes muffins with four. "
+            "She sells the rest at $2 per egg. How many dollars does she make every day?"), "18",
+           [("Add the eggs eaten and baked", "7", "addition"), ("Subtract them from the eggs laid", "9", "subtraction"),
+            ("Multiply the eggs sold by the price", "18", "multiplication")], "deterministic"),
+    "t2": ("A robe takes 2 bolts of blue fiber and half that much white fiber. How many bolts in total?", "3",
+           [("Halve the blue bolts", "1", "multiplication"), ("Add blue and white bolts", "3", "addition")],
+           "deterministic"),
+    "t3": (("A train leaves at 09:40 and the trip lasts 135 minutes, with a 25-minute stop. "
+            "How many minutes before 13:00 does it arrive?"), "30",
+           [("Convert 135 minutes to hours and minutes", "2:15", "unit conversion"),
+            ("Add the trip and the stop to 09:40", "12:20", "time arithmetic"),
+            ("Subtract the arrival from 13:00", "40", "subtraction")], "deterministic"),
+    "t4": ("A meeting starts at 14:50 and lasts 40 minutes. At what time does it end, plus 15 minutes of cleanup?",
+           "15:45", [("Add 40 minutes to 14:50", "15:30", "time arithmetic"), ("Add 15 minutes", "15:45", "addition")],
+           "deterministic"),
+    "t5": ("Solve for $x$: $3(x + 2) = 2x + 11$, then give $x^2 - 1$.", "24",
+           [("Expand the left side", "3x + 6", "addition"), ("Isolate $x$", "5", "multiplication"),
+            ("Compute $x^2 - 1$", "24", "subtraction")], "math_verify"),
+    "t6": ("A recipe needs 250 g of flour per cake. How many kilograms for 6 cakes?", "1.5",
+           [("Multiply 250 g by 6", "1500", "multiplication"), ("Convert grams to kilograms", "1.5", "unit conversion")],
+           "llm_judge"),
+}
+
+# (task, model): the verdicts of original, scaffolds | isolated steps, and the expected k and non-monotonicity.
+# C correct, W wrong, N no answer, T no answer cut off by max_tokens, U undecided, E error.
+ANSWERS = {
+    ("t1", QWEN): ("WWC|CCC", 2, False), ("t1", GRANITE): ("CCC|CCC", 0, False),
+    ("t2", QWEN): ("CC|CC", 0, False), ("t2", GRANITE): ("CC|CC", 0, False),
+    ("t3", QWEN): ("EWW|CCC", None, False), ("t3", GRANITE): ("WTW|CWC", -1, False),
+    ("t4", QWEN): ("UC|CC", None, False), ("t4", GRANITE): ("WC|CC", 1, False),
+    ("t5", QWEN): ("WCW|CWC", 1, True), ("t5", GRANITE): ("WCW|CWC", 1, True),
+    ("t6", QWEN): ("CC|WC", 0, False), ("t6", GRANITE): ("CC|CC", 0, False),
+}
+
+OUTCOMES = {"C": "correct", "W": "wrong", "N": "no_answer", "T": "no_answer", "U": "undecided", "E": "error"}
+SKILL_MISTAKES = {"addition": "added one too many", "subtraction": "subtracted the wrong way round",
+                  "multiplication": "multiplied instead of dividing", "unit conversion": "used 100 minutes per hour",
+                  "time arithmetic": "forgot to carry the hour"}
+
+
+def make_ladder(task_id: str) -> Ladder:
+    question, answer, steps, _ = TASKS[task_id]
+    task = Task(task_id=task_id, source="gsm8k" if task_id != "t5" else "math_hard", question=question, answer=answer)
+    steps = [Step(description=d, answer=a, skill=s) for d, a, s in steps]
+    scaffolds = [f"{question} (Already known: " + "; ".join(f"{s.description.lower()} gives {s.answer}"
+                                                             for s in steps[:j]) + ".)" for j in range(1, len(steps))]
+    isolated = [f"Given the earlier results, {s.description.lower()}. What is the result?" for s in steps]
+    placebos = [f"{question} (Known: a robe is a garment.)"] if task_id == "t2" else []
+    return Ladder(task=task, teacher="oracle", steps=steps, scaffolds=scaffolds, isolated=isolated, placebos=placebos)
+
+
+def reply(model: str, code: str, reference: str, skill: str) -> dict:
+    """The response fields of one verdict, written as a model would answer."""
+    if code == "C":
+        return {"response": f"[{model}] Working it out step by step, the result is {reference}.\nAnswer: {reference}",
+                "extracted": reference}
+    if code == "W":
+        return {"response": f"[{model}] I {SKILL_MISTAKES[skill]}, so the result is 7.\nAnswer: 7", "extracted": "7"}
+    if code == "U":
+        return {"response": f"[{model}] It is either {reference} or 16:45, depending on the break.",
+                "extracted": f"{reference} or 16:45"}
+    if code == "T":
+        return {"response": f"[{model}] Let me think. " + "First, the train leaves at 09:40 and then " * 40,
+                "extracted": None, "truncated": True, "finish_reason": "length"}
+    if code == "N":
+        return {"response": f"[{model}] I cannot tell.", "extracted": None}
+    return {"response": None, "error": "HTTP 500: internal server error", "extracted": None}
+
+
+def make_verdicts(ladder: Ladder, model: str, codes: str) -> list[Verdict]:
+    composed, alone = codes.split("|")
+    _, _, _, stage = TASKS[ladder.task_id]
+    questions = ([("original", 0, ladder.task.question, ladder.task.answer, ladder.steps[0].skill)]
+                 + [("scaffold", j, text, ladder.task.answer, ladder.steps[j].skill)
+                    for j, text in enumerate(ladder.scaffolds, start=1)]
+                 + [("isolated", i, text, step.answer, step.skill)
+                    for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)])
+    verdicts = []
+    for (variant, level, prompt, reference, skill), code in zip(questions, composed + alone, strict=True):
+        outcome = OUTCOMES[code]
+        verdicts.append(Verdict(
+            task_id=ladder.task_id, model=model, variant=variant, level=level, prompt=prompt, reference=reference,
+            outcome=outcome, correct={"correct": True, "wrong": False, "no_answer": False}.get(outcome),
+            decided_by=stage if code in "CW" else "error" if code == "E" else "none",
+            judge_version="test", **reply(model, code, reference, skill)))
+    return verdicts
+
+
+def make_outcome(ladder: Ladder, model: str, verdicts: list[Verdict], k: int | None, non_monotonic: bool) -> Outcome:
+    success = {(v.variant, v.level): v.correct for v in verdicts}
+    return Outcome(
+        task_id=ladder.task_id, model=model, source=ladder.task.source, n_steps=ladder.n_steps,
+        skills=[step.skill for step in ladder.steps],
+        curve=[success[("original", 0)]] + [success[("scaffold", j)] for j in range(1, ladder.n_steps)],
+        isolated=[success[("isolated", i)] for i in range(1, ladder.n_steps + 1)], k=k, non_monotonic=non_monotonic,
+        n_errors=sum(v.outcome == "error" for v in verdicts), n_undecided=sum(v.outcome == "undecided" for v in verdicts),
+        truncated=[v.truncated for v in verdicts if v.variant != "isolated"])
+
+
+def write_run(root: Path) -> RunPaths:
+    """The hand-made run folder; qwen's first answer to t2 was an error, re-asked and answered since."""
+    paths = RunPaths(root)
+    ladders = [make_ladder(task_id) for task_id in TASKS]
+    RecordFile(paths.ladders, Ladder).append(ladders)
+    RecordFile(paths.skills, StepSkill).append(
+        StepSkill(task_id=ladder.task_id, step=i, description=step.description, label=step.skill, cluster=0,
+                  skill=step.skill) for ladder in ladders for i, step in enumerate(ladder.steps, start=1))
+    first_try = make_verdicts(ladders[1], QWEN, "EC|CC")[0]
+    verdicts, outcomes = [first_try], []
+    for ladder in ladders:
+        for model in (QWEN, GRANITE):
+            codes, k, non_monotonic = ANSWERS[ladder.task_id, model]
+            answered = make_verdicts(ladder, model, codes)
+            verdicts += answered
+            outcomes.append(make_outcome(ladder, model, answered, k, non_monotonic))
+    RecordFile(paths.verdicts, Verdict).append(verdicts)
+    RecordFile(paths.outcomes, Outcome).append(outcomes)
+    return paths
+
+
+@pytest.fixture
+def run(tmp_path) -> RunPaths:
+    return write_run(tmp_path / "demo-run")
+
+
+def ids(tasks: list[dict]) -> list[str]:
+    return [task["id"] for task in tasks]
+
+
+# ---------------------------------------------------------------- data, filters, disagreements
+
+
+def test_browser_data_holds_each_task_with_its_variants_and_replies(run):
+    data = browser_data(run.root)
+    assert data["models"] == [GRANITE, QWEN] and ids(data["tasks"]) == list(TASKS)
+    t3 = data["tasks"][2]
+    assert [v["label"] for v in t3["variants"]] == ["original", "scaffold 1 (1 step given)",
+                                                    "scaffold 2 (2 steps given)", "isolated step 1",
+                                                    "isolated step 2", "isolated step 3"]
+    assert t3["steps"][0] == {"number": 1, "description": "Convert 135 minutes to hours and minutes",
+                              "answer": "2:15", "skill": "unit conversion"}
+    truncated = t3["variants"][1]["replies"][GRANITE][0]
+    assert (truncated["outcome"], truncated["truncated"], truncated["finish_reason"]) == ("no_answer", True, "length")
+    assert t3["variants"][0]["replies"][QWEN][0]["error"] == "HTTP 500: internal server error"
+    assert t3["k"] == {GRANITE: ["-1"], QWEN: ["undetermined"]}
+    assert t3["flags"] == {GRANITE: ["truncated"], QWEN: ["error"]}
+    placebo = data["tasks"][1]["variants"][-1]
+    assert placebo["label"] == "placebo 1" and placebo["replies"] == {}  # shown, though not asked
+    assert data["options"] == {"k": ["0", "1", "2", "-1", "undetermined"],
+                               "skill": ["addition", "multiplication", "subtraction", "time arithmetic",
+                                         "unit conversion"],
+                               "stage": ["deterministic", "math_verify", "llm_judge", "none", "error"],
+                               "flag": list(FLAGS)}
+
+
+def test_a_re_asked_error_is_superseded_by_its_answer(run):
+    t2 = browser_data(run.root)["tasks"][1]
+    [original] = t2["variants"][0]["replies"][QWEN]
+    assert original["outcome"] == "correct" and original["error"] is None
+    assert t2["flags"][QWEN] == [] and t2["stages"][QWEN] == ["deterministic"]
+
+
+@pytest.mark.parametrize("filters, expected", [
+    ({}, ["t1", "t2", "t3", "t4", "t5", "t6"]),
+    ({"k": "0"}, ["t1", "t2", "t6"]),
+    ({"k": "0", "model": QWEN}, ["t2", "t6"]),
+    ({"k": "undetermined"}, ["t3", "t4"]),
+    ({"skill": "unit conversion"}, ["t3", "t6"]),
+    ({"disagree": True}, ["t1", "t3", "t6"]),
+    ({"stage": "error"}, ["t3"]),
+    ({"stage": "none"}, ["t3", "t4"]),
+    ({"stage": "math_verify"}, ["t5"]),
+    ({"flag": "truncated"}, ["t3"]),
+    ({"flag": "truncated", "model": QWEN}, []),
+    ({"flag": "non_monotonic"}, ["t5"]),
+    ({"flag": "step_failed_alone"}, ["t6"]),
+    ({"flag": "undecided"}, ["t4"]),
+    ({"text": "DUCKS"}, ["t1"]),
+])
+def test_filters(run, filters, expected):
+    assert ids(matching_tasks(browser_data(run.root), **filters)) == expected
+
+
+def test_disagreements_list_the_tasks_with_different_k_or_verdicts(run):
+    table = disagreements(run.root)
+    assert table["task_id"].tolist() == ["t1", "t3", "t6"]
+    assert table[f"k {QWEN}"].tolist() == [2, pd.NA, 0]
+    assert table[f"k {GRANITE}"].tolist() == [0, -1, 0]
+    assert table["verdicts that differ"].tolist() == [
+        f"original: {GRANITE} correct, {QWEN} wrong; scaffold 1 (1 step given): {GRANITE} correct, {QWEN} wrong",
+        f"isolated step 2: {GRANITE} wrong, {QWEN} correct",
+        f"isolated step 1: {GRANITE} correct, {QWEN} wrong",
+    ]
+
+
+def test_other_runs_add_their_models(run, tmp_path):
+    other = RunPaths(tmp_path / "other")
+    RecordFile(other.verdicts, Verdict).append(
+        make_verdicts(make_ladder("t2"), "llama-8b", "WW|CW"))  # no ladder of its own: t2's comes from the first run
+    data = browser_data([run.root, other.root])
+    assert data["models"] == [GRANITE, "llama-8b", QWEN]
+    assert ids(matching_tasks(data, model="llama-8b")) == ["t2"]
+    assert "t2" in ids(matching_tasks(data, disagree=True))
+
+
+# ---------------------------------------------------------------- the widget
+
+
+def test_widget_filters_and_steps_through_tasks(run):
+    widget = browser_widget(run.root)
+    assert widget.count.value == "6 of 6 tasks" and widget.task.value == "t1"
+    widget.filters["disagree"].value = True
+    assert [value for _, value in widget.task.options] == ["t1", "t3", "t6"]
+    widget.next_button.click()
+    assert widget.task.value == "t3" and "HTTP 500: internal server error" in widget.detail.value
+    widget.previous_button.click()
+    widget.previous_button.click()
+    assert widget.task.value == "t6"
+    widget.filters["model"].value = QWEN
+    widget.filters["flag"].value = "step_failed_alone"
+    assert widget.count.value == "1 of 6 tasks" and widget.task.value == "t6"
+    assert "isolated step 1" in widget.detail.value and "<style>" in widget.detail.value
+    assert repr(widget).startswith("FailureBrowser(6 tasks, models granite-8b, qwen-7b")  # not 6 × every option
+
+
+# ---------------------------------------------------------------- the page in headless Chromium
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        pytest.fail("tests/test_browser.py needs a Chromium binary: install Debian's package with "
+                    "`apt-get install -y chromium` (it provides /usr/bin/chromium)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("tests/test_browser.py needs the pip package playwright: `pip install -e .[dev]` "
+                    "(never `playwright install`: it drives Debian's chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.route("http*://**", lambda route: route.abort())  # the page must need nothing from outside
+    yield page
+    page.close()
+
+
+def open_browser(page, path: Path) -> None:
+    page.goto(path.as_uri())
+    page.wait_for_selector(".stad-browser tr.stad-task-row")
+
+
+def shown_task_ids(page) -> list[str]:
+    return page.locator(".stad-browser tr.stad-task-row td:first-child").all_inner_texts()
+
+
+def test_page_is_self_contained(run):
+    html = browser_html(browser_data(run.root))
+    assert "src=" not in html and "href=" not in html and "@import" not in html
+
+
+def test_page_filters_and_drill_down_in_chromium(run, page, tmp_path):
+    open_browser(page, write_browser(run.root, tmp_path / "browser.html"))
+    count = page.locator(".stad-count")
+    assert count.inner_text() == "6 of 6 tasks" and len(shown_task_ids(page)) == 6
+
+    page.select_option("select[data-filter=k]", "0")
+    assert shown_task_ids(page) == ["t1", "t2", "t6"]
+    page.select_option("select[data-filter=model]", QWEN)
+    assert shown_task_ids(page) == ["t2", "t6"] and count.inner_text() == "2 of 6 tasks"
+    page.select_option("select[data-filter=model]", "")
+    page.select_option("select[data-filter=k]", "")
+
+    page.check("input[data-filter=disagree]")
+    assert shown_task_ids(page) == ["t1", "t3", "t6"]
+    page.uncheck("input[data-filter=disagree]")
+    page.select_option("select[data-filter=stage]", "error")
+    assert shown_task_ids(page) == ["t3"]
+    page.select_option("select[data-filter=stage]", "")
+    page.select_option("select[data-filter=flag]", "truncated")
+    assert shown_task_ids(page) == ["t3"]
+    page.select_option("select[data-filter=flag]", "")
+    page.select_option("select[data-filter=skill]", "time arithmetic")
+    assert shown_task_ids(page) == ["t3", "t4"]
+    page.select_option("select[data-filter=skill]", "")
+    page.fill("input[data-filter=text]", "ducks")
+    assert shown_task_ids(page) == ["t1"]
+
+    page.click("tr.stad-task-row")
+    detail = page.locator(".stad-detail-row")
+    detail.wait_for()
+    assert detail.count() == 1
+    granite_original = detail.locator(".stad-variant").first.locator(".stad-reply").first
+    assert granite_original.locator("header").inner_text().split() == [GRANITE, "correct", "by", "deterministic"]
+    assert granite_original.locator(".stad-response").inner_text() == (
+        f"[{GRANITE}] Working it out step by step, the result is 18.\nAnswer: 18")
+    assert "Multiply the eggs sold by the price" in detail.locator(".stad-steps").inner_text()
+    page.screenshot(path=str(tmp_path / "browser.png"), full_page=True)
+    page.click("tr.stad-task-row")
+    assert page.locator(".stad-detail-row").count() == 0
+
+
+def test_report_html_contains_the_browser(run, page):
+    run.notebooks.mkdir()
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Stage 6 · Analyze")])
+    nbformat.write(notebook, run.notebooks / "06_analyze.ipynb")
+    report = write_html_report(run)
+    assert report == run.html
+    open_browser(page, report)
+    assert page.locator("h1").first.inner_text().startswith("Stage 6")
+    assert page.locator(".stad-count").inner_text() == "6 of 6 tasks"
+    page.select_option("select[data-filter=flag]", "non_monotonic")
+    assert shown_task_ids(page) == ["t5"]
+
+
+def test_a_page_without_evaluated_tasks_is_left_alone(tmp_path):
+    page = "<html><body><h1>report</h1></body></html>"
+    assert embed_browser(page, tmp_path) == page
