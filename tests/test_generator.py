@@ -3,6 +3,7 @@
 import re
 from datetime import datetime
 
+import numpy as np
 import pytest
 
 from stad_utils.tasks import generate_tasks
@@ -100,3 +101,44 @@ def test_bad_parameters_are_refused():
         generate_tasks(1, families=["chess"])
     with pytest.raises(ValueError, match="min_steps"):
         generate_tasks(1, min_steps=4, max_steps=2)
+
+
+# ---------------------------------------------------------------- placebos
+
+VALUE = re.compile(r"\d+(?::\d+)?")  # numbers and clock times as written
+
+
+def sentences(text: str) -> list[str]:
+    return re.split(r"(?<=[.?])\s+", text.strip())
+
+
+def states(text: str, value: str) -> bool:
+    return re.search(rf"(?<![\d:]){re.escape(value)}(?![\d:])", text) is not None
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.task_id)
+def test_placebo_j_is_the_original_with_j_restated_givens_and_no_result(task):
+    original = sentences(task.question)
+    stated = set(VALUE.findall(task.question))
+    unstated_results = [step.answer for step in task.reference_steps if not states(task.question, step.answer)]
+    assert len(task.reference_placebos) == len(task.reference_steps) - 1
+    for j, placebo in enumerate(task.reference_placebos, start=1):
+        parts = sentences(placebo)
+        added = [sentence for sentence in parts if sentence not in original]
+        assert [sentence for sentence in parts if sentence in original] == original, "an original sentence is missing"
+        assert len(added) == j
+        for sentence in added:
+            values = set(VALUE.findall(sentence))
+            assert values and values <= stated, f"{sentence!r} does not restate a given"
+        assert not any(states(placebo, result) for result in unstated_results), "a step result is given"
+
+
+def test_placebos_add_about_j_sentences_of_text():
+    """Tolerance: the j restatements add 0.75 to 2 times the text of j average sentences of the problem.
+
+    (The generator's scaffolds replace the solved steps' sentences by their result, so they are
+    shorter than the original; a placebo keeps every given and cannot match their length.)
+    """
+    added = [(len(placebo) - len(task.question) - j) / (j * np.mean([len(s) for s in sentences(task.question)]))
+             for task in TASKS for j, placebo in enumerate(task.reference_placebos, start=1)]
+    assert 0.75 <= min(added) and max(added) <= 2.0
