@@ -3,9 +3,11 @@
 Compares, at the same concurrency, the project's streaming pool (`ModelClient.chat`: a new
 request starts as soon as any finishes) with the batch-barrier strategy of the authors'
 scripts (batches of 100 requests, each batch waiting for its slowest member), for a fixed
-and a long-tailed latency. Also reports, from a finished quickstart run, the model calls per
-task of the full ladder vs the "variants only when the original fails" policy, and the time
-of a fully cached re-run of the quickstart chain.
+and a long-tailed latency; six targets on six loopback endpoints evaluated at the same time
+vs one after another (`stad_utils.evaluate_targets`); the embedded model's tokens per second
+as one 2-thread llama.cpp server vs one 1-thread server per core. Also reports, from a
+finished quickstart run, the model calls per task of the full ladder vs the "variants only
+when the original fails" policy, and the time of a fully cached re-run of the quickstart chain.
 
     python benchmarks/throughput.py                  # N = 2,000 requests, concurrency 16
     python benchmarks/throughput.py --requests 500 --skip-rerun
@@ -65,22 +67,64 @@ def measure(latency_name: str, latency, n_requests: int, concurrency: int, batch
             "streaming_vs_ideal": round(streaming / ideal, 2), "barrier_vs_ideal": round(barrier / ideal, 2)}
 
 
-def embedded_generation_speed(threads: list[int]) -> list[dict]:
-    """Seconds for the same six word problems (160 tokens at most) on the embedded server per thread count."""
-    from stad_utils.serving import embedded_model_path, llama_server
+def embedded_generation_speed(n_prompts: int = 12) -> list[dict]:
+    """Tokens per second on the same prompts: one 2-thread llama.cpp server vs one 1-thread server per core."""
+    from stad_utils.serving import embedded_model_path, llama_servers
 
     prompts = [f"Maya has {i} bags with 4 apples in each. She sells all of them for $3 each. "
-               "How many dollars does she make?" for i in range(2, 8)]
+               "How many dollars does she make?" for i in range(2, 2 + n_prompts)]
     rows = []
-    for count in threads:
-        with llama_server(embedded_model_path(), alias="smollm2", n_threads=count) as url:
-            client = ModelClient(EndpointConfig(model="smollm2", base_url=url, max_tokens=160, concurrency=1,
+    for n_servers, n_threads in ((1, 2), (2, 1)):
+        with llama_servers(embedded_model_path(), alias="smollm2", n_servers=n_servers, n_threads=n_threads) as urls:
+            client = ModelClient(EndpointConfig(model="smollm2", base_url=urls, max_tokens=160, concurrency=1,
                                                 extra_body={"repeat_penalty": 1.0}), progress=False)
             started = time.perf_counter()
             replies = client.chat(prompts)
-            rows.append({"n_threads": count, "seconds": round(time.perf_counter() - started, 1),
-                         "completion_tokens": sum(r.completion_tokens for r in replies)})
+            seconds = time.perf_counter() - started
+        tokens = sum(r.completion_tokens for r in replies)
+        rows.append({"servers": n_servers, "threads_each": n_threads, "prompts": len(prompts),
+                     "completion_tokens": tokens, "seconds": round(seconds, 1),
+                     "tokens_per_s": round(tokens / seconds, 1)})
     return rows
+
+
+def concurrent_targets(n_targets: int, n_tasks: int, concurrency: int, latency_s: float) -> dict:
+    """Six targets on six loopback endpoints: `evaluate_targets` (all at once) vs one target after another.
+
+    The whole evaluation path runs (asking, judging, appending verdicts); each scripted server
+    answers after ``latency_s``. The ideal times assume nothing but the latency costs time.
+    """
+    import tempfile
+
+    from stad_utils import OracleTeacher, build_ladders, decompose, evaluate, evaluate_targets, generate_tasks
+
+    teacher = OracleTeacher()
+    ladders = build_ladders(decompose(generate_tasks(n_tasks, seed=1), teacher), teacher)
+    questions = sum(2 * ladder.n_steps for ladder in ladders)
+    servers = [ScriptedServer(lambda messages: "Answer: 7", latency=lambda: latency_s) for _ in range(n_targets)]
+    for server in servers:
+        server.__enter__()
+    try:
+        def targets() -> list[ModelClient]:
+            return [ModelClient(EndpointConfig(model=f"target-{i}", base_url=server.base_url, concurrency=concurrency),
+                                progress=False) for i, server in enumerate(servers)]
+
+        with tempfile.TemporaryDirectory() as folder:
+            started = time.perf_counter()
+            for target in targets():
+                evaluate(ladders, target, Path(folder) / "sequential.jsonl", progress=False)
+            sequential = time.perf_counter() - started
+            started = time.perf_counter()
+            evaluate_targets(ladders, targets(), Path(folder) / "concurrent.jsonl", progress=False)
+            concurrent = time.perf_counter() - started
+    finally:
+        for server in servers:
+            server.__exit__(None, None, None)
+    one_target = questions * latency_s / concurrency
+    return {"targets": n_targets, "questions_per_target": questions, "latency_s": latency_s,
+            "concurrency_per_target": concurrency, "ideal_concurrent_s": round(one_target, 2),
+            "concurrent_s": round(concurrent, 2), "ideal_sequential_s": round(n_targets * one_target, 2),
+            "sequential_s": round(sequential, 2), "speedup": round(sequential / concurrent, 2)}
 
 
 def calls_per_task(run_dir: Path) -> dict | None:
@@ -96,7 +140,7 @@ def calls_per_task(run_dir: Path) -> dict | None:
     for v in verdicts:
         per_task.setdefault((v.task_id, v.model), []).append(v)
     full = [len(vs) for vs in per_task.values()]
-    on_failure = [len(vs) if any(v.variant == "original" and v.correct is False for v in vs) else 1
+    on_failure = [len(vs) if any(v.variant == "original" and v.outcome in ("wrong", "no_answer") for v in vs) else 1
                   for vs in per_task.values()]
     return {"tasks_x_models": len(per_task), "full_ladder": round(sum(full) / len(full), 2),
             "on_failure": round(sum(on_failure) / len(on_failure), 2)}
@@ -108,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--skip-rerun", action="store_true", help="do not time a cached re-run of the quickstart")
+    parser.add_argument("--skip-embedded", action="store_true", help="do not measure the embedded model's servers")
     args = parser.parse_args(argv)
     latencies = {
         "fixed 50 ms": lambda rng: 0.05,
@@ -118,8 +163,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(measure(name, latency, args.requests, args.concurrency, args.batch_size)))
     quickstart = ROOT / "results" / "quickstart"
     print("model calls per task (quickstart):", json.dumps(calls_per_task(quickstart)))
-    for row in embedded_generation_speed([1, 2]):
-        print("embedded SmolLM2 generation:", json.dumps(row))
+    print("six targets:", json.dumps(concurrent_targets(6, 40, 4, 0.05)))
+    if not args.skip_embedded:
+        for row in embedded_generation_speed():
+            print("embedded SmolLM2 generation:", json.dumps(row))
     if not args.skip_rerun and (quickstart / "summary.json").exists():
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "stad_utils.pipeline", "params/quickstart.yaml"], cwd=ROOT, check=True,

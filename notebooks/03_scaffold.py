@@ -26,13 +26,19 @@
 #
 # **Verification filter.** The teacher must solve every scaffold level; a ladder with a
 # level it fails is dropped, because that level may be broken rather than hard.
+#
+# A one-step task has no scaffold level. The authors' code drops it; `drop_single_step`
+# does the same (the paper's params set it), otherwise it is kept with its original and
+# isolated question only.
 
 # %% tags=["parameters"]
 from typing import Union
 
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
 teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}}
-judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: deterministic and math-verify only
+judge: dict = {}  # the LLM judge of the filters (an endpoint block); empty: deterministic and math-verify only
+drop_single_step: bool = False  # drop one-step tasks (no scaffold level), as the authors' code does
+placebo: bool = False  # also write each scaffold level's placebo: as long, true but useless statements, no step solved
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
@@ -46,7 +52,9 @@ consistent = [d for d in decompositions if d.consistent]
 with open_teacher(teacher, cache_path=cache_path) as teaching, \
         open_judge(judge, cache_path=cache_path) as llm_judge:
     ladders = RecordFile(paths.ladders, Ladder).extend(
-        consistent, compute=lambda todo: build_ladders(todo, teaching, llm_judge), key=lambda d: d.task.task_id)
+        consistent, key=lambda d: d.task.task_id,
+        compute=lambda todo: build_ladders(todo, teaching, llm_judge, drop_single_step=drop_single_step,
+                                           placebo=placebo))
 record_usage(paths, "03_scaffold", {"teacher": teaching, "judge": llm_judge})
 verified = [ladder for ladder in ladders if ladder.verified]
 print(f"{len(verified)} of {len(ladders)} ladders pass verification")

@@ -47,6 +47,8 @@ from contextlib import ExitStack
 
 from stad_utils import (Ladder, RunPaths, StepSkill, Verdict, evaluate_targets, k_distribution, open_client,
                         open_judge, outcomes, read_records, record_usage)
+from stad_utils.metrics import latest_verdicts
+from stad_utils.stages import usage_by_option
 
 paths = RunPaths(run_dir)
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
@@ -65,6 +67,15 @@ for model in models:
 record_usage(paths, "05_evaluate", {"target": models, "judge": llm_judge})
 results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)
 paths.outcomes.write_text("".join(o.model_dump_json() + "\n" for o in results))  # derived from verdicts
+
+# %% [markdown]
+# What the evaluation cost, per option: repeated samples and placebo levels multiply the calls
+# (a re-run is answered from the cache).
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's replies may differ on another CPU)
+usage_by_option(latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values())
 
 # %%
 # NBVAL_IGNORE_OUTPUT

@@ -149,6 +149,14 @@ def _check_stage(stage: str, values: dict, report: CheckReport, notebooks_dir: P
         _check_endpoint(where, block, report)
     for where, teacher in _teacher_blocks(stage, values):
         _check_teacher(where, teacher, report)
+    judge = values.get("judge")
+    if isinstance(judge, dict) and "endpoint" in judge:
+        from .roles import check_judge_options
+
+        try:
+            check_judge_options(judge)
+        except ValueError as exc:
+            report.errors.append(f"stages.{stage}.judge: {exc}")
     for where, value in _paths(values, f"stages.{stage}"):
         if "$" in value:
             report.warnings.append(f"{where}: {value} names an environment variable that is not set (needed to run)")
@@ -161,8 +169,11 @@ def _endpoint_blocks(stage: str, values: dict) -> Iterator[tuple[str, Any]]:
     for index, target in enumerate(values.get("targets") or []):
         yield f"{prefix}.targets[{index}]", target
     for role in ("judge", "namer"):
-        if values.get(role):
-            yield f"{prefix}.{role}", values[role]
+        block = values.get(role)
+        if isinstance(block, dict) and "endpoint" in block:  # a judge with options: {endpoint, prompts, …}
+            yield f"{prefix}.{role}.endpoint", block["endpoint"]
+        elif block:
+            yield f"{prefix}.{role}", block
     teacher = values.get("teacher")
     if isinstance(teacher, dict) and "endpoint" in teacher:
         yield f"{prefix}.teacher.endpoint", teacher["endpoint"]

@@ -28,6 +28,8 @@ import yaml
 from .manifest import stage_finished, start_manifest
 from .params import NOTEBOOKS, STAGES, check_params, load_params, notebook_parameters, resolve_paths
 from .params import _endpoint_blocks as endpoint_blocks
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
 from .client import EndpointUnavailable
 from .store import RunPaths
 
@@ -108,7 +110,7 @@ def run_pipeline(
         timings[stage] = round(time.perf_counter() - started, 1)
         print(f"      done in {timings[stage]} s", flush=True)
         (run_dir / "timings.json").write_text(json.dumps(timings, indent=2))
-    write_html_report(paths)
+    write_html_report(paths, other_runs=tuple(params.get("stages", {}).get("07_compare", {}).get("other_runs") or ()))
     return run_dir
 
 
@@ -131,10 +133,14 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     return served
 
 
-def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare")) -> Path | None:
-    """One self-contained HTML page of the executed analysis notebooks (outputs and figures, no code)."""
+def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare"),
+                      other_runs: tuple[Path | str, ...] = ()) -> Path | None:
+    """One self-contained HTML page of the executed analysis notebooks (outputs and figures, no code),
+    followed by the failure browser of the run's tasks and of ``other_runs`` (`stad_utils.browser`)."""
     import nbformat
     from nbconvert import HTMLExporter
+
+    from .browser import embed_browser
 
     executed = [paths.notebooks / f"{stage}.ipynb" for stage in stages if (paths.notebooks / f"{stage}.ipynb").exists()]
     if not executed:
@@ -144,8 +150,10 @@ def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", 
         combined.cells.extend(nbformat.read(notebook, as_version=4).cells)
     combined.cells = [cell for cell in combined.cells if "parameters" not in cell.metadata.get("tags", [])
                       and "injected-parameters" not in cell.metadata.get("tags", [])]
-    body, _ = HTMLExporter(exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True).from_notebook_node(combined)
-    paths.html.write_text(body, encoding="utf-8")
+    exporter = HTMLExporter(template_name="report", extra_template_basedirs=[str(TEMPLATES)], exclude_input=True,
+                            exclude_input_prompt=True, exclude_output_prompt=True)
+    body, _ = exporter.from_notebook_node(combined)
+    paths.html.write_text(embed_browser(body, [paths.root, *other_runs]), encoding="utf-8")
     return paths.html
 
 

@@ -11,7 +11,7 @@ pydantic models so that a malformed file fails loudly, naming the field.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -60,6 +60,10 @@ class Task(BaseModel):
     reference_steps: list[Step] | None = None
     reference_scaffolds: list[str] | None = None
     reference_isolated: list[str] | None = None
+    # The row of an official file this task was read from, as read (`stad_utils.official`): its keys the
+    # project does not model are written back, and so is each value while the project's value is unchanged.
+    official: dict[str, Any] = {}
+    reference_placebos: list[str] | None = None  # placebo levels 1…K−1 (see `stad_utils.placebo`)
 
 
 class Decomposition(BaseModel):
@@ -175,6 +179,7 @@ class Outcome(BaseModel):
     isolated: list[bool | None]  # success on step i = 1…K asked alone
     placebo: list[bool | None] = []  # success on placebo level j = 1…K−1 (empty when not asked)
     k: int | None  # 0, j > 0, −1 (intractable) or None (undetermined: an error or undecided verdict on the way)
+    undetermined_by: Literal["error", "undecided"] | None = None  # why k is None: the first unanswered level's verdict
     non_monotonic: bool  # solved at some level but failed at a higher one
     n_errors: int
     n_undecided: int = 0

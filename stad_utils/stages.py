@@ -7,20 +7,23 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
+from tqdm import tqdm
 
-from .judge import LLMJudgeFn, judge_answers
+from .client import ChatResult
+from .definitions import check_policy
+from .judge import JudgeItem, LLMJudgeFn, judge_answers, judge_version
 from .metrics import latest_verdicts
-from .records import Decomposition, Ladder, LevelCheck, Task, Verdict
+from .records import AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict
 from .store import RecordFile
 from .structured import Unavailable
 from .teachers import Teacher
 
 MAX_STEPS = 6
-LadderPolicy = Literal["full", "on_failure"]
 
 
 def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | None = None) -> list[Decomposition]:
@@ -39,8 +42,8 @@ def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | N
     )
     result = []
     for task, steps, check in zip(tasks, proposals, checks):
-        if isinstance(steps, Unavailable):
-            continue
+        if isinstance(steps, Unavailable) or (isinstance(steps, list) and steps and check.outcome == "error"):
+            continue  # the teacher or the judge was unavailable: not a failed filter, retried on re-run
         if isinstance(steps, str):
             result.append(Decomposition(task=task, teacher=teacher.name, steps=[], consistent=False,
                                         drop_reason=steps))
@@ -50,6 +53,9 @@ def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | N
             reason = "no steps"
         elif len(steps) > MAX_STEPS:
             reason = f"{len(steps)} steps (at most {MAX_STEPS})"
+        elif check.outcome == "undecided":
+            reason = f"the judge could not decide whether the last step answer {steps[-1].answer!r} equals the " \
+                     f"gold answer {task.answer!r} ({check.explanation}; configure an LLM judge)"
         elif not check.correct:
             reason = f"last step answer {steps[-1].answer!r} does not match the gold answer {task.answer!r}"
         result.append(Decomposition(task=task, teacher=teacher.name, steps=steps, consistent=reason is None,
@@ -58,19 +64,26 @@ def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | N
 
 
 def build_ladders(
-    decompositions: Sequence[Decomposition], teacher: Teacher, llm_judge: LLMJudgeFn | None = None
+    decompositions: Sequence[Decomposition], teacher: Teacher, llm_judge: LLMJudgeFn | None = None, *,
+    placebo: bool = False, drop_single_step: bool = False,
 ) -> list[Ladder]:
     """Scaffold and isolated variants for each consistent decomposition, then verification.
 
     A ladder is ``verified`` when the teacher's answer to every scaffold level matches
     the gold final answer (the paper's verification filter); the checks are kept.
+    With ``placebo`` the teacher also writes each scaffold level's placebo (`stad_utils.placebo`)
+    into ``Ladder.placebos``; a ladder whose placebos could not be written keeps none (warned).
+    With ``drop_single_step`` a one-step task gets no variants and is dropped, as the official code drops it.
     """
-    kept = [d for d in decompositions if d.consistent]
+    single = [d for d in decompositions if d.consistent and drop_single_step and len(d.steps) == 1]
+    kept = [d for d in decompositions if d.consistent and not (drop_single_step and len(d.steps) == 1)]
     variants = teacher.write_variants([(d.task, d.steps) for d in kept])
     _warn_unavailable(variants, "scaffolded")
-    ladders = []
-    for decomposition, written in zip(kept, variants):
-        if isinstance(written, Unavailable):
+    placebos = _placebo_levels(kept, teacher) if placebo else [[] for _ in kept]
+    ladders = [Ladder(task=d.task, teacher=teacher.name, steps=d.steps, scaffolds=[], isolated=[], verified=False,
+                      drop_reason="a single step, so no scaffold level (drop_single_step)") for d in single]
+    for decomposition, written, controls in zip(kept, variants, placebos):
+        if isinstance(written, Unavailable) or isinstance(controls, Unavailable):
             continue
         if isinstance(written, str):
             ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
@@ -83,8 +96,28 @@ def build_ladders(
             reason = f"expected {expected[0]} scaffolds and {expected[1]} isolated questions, " \
                      f"got {len(scaffolds)} and {len(isolated)}"
         ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
-                              scaffolds=scaffolds, isolated=isolated, verified=reason is None, drop_reason=reason))
+                              scaffolds=scaffolds, isolated=isolated, placebos=controls, verified=reason is None,
+                              drop_reason=reason))
     return _verify(ladders, teacher, llm_judge)
+
+
+def _placebo_levels(kept: Sequence[Decomposition], teacher: Teacher) -> list[list[str] | Unavailable]:
+    """The teacher's placebo levels per decomposition: none (warned) where it says why not or miscounts."""
+    if not hasattr(teacher, "write_placebos"):
+        raise ValueError(f"teacher {teacher.name!r} cannot write placebos")
+    written = teacher.write_placebos([(d.task, d.steps) for d in kept])
+    _warn_unavailable(written, "given placebos")
+    levels, problems = [], []
+    for decomposition, placebos in zip(kept, written):
+        if not isinstance(placebos, Unavailable) and (isinstance(placebos, str)
+                                                      or len(placebos) != len(decomposition.steps) - 1):
+            problems.append(placebos if isinstance(placebos, str)
+                            else f"{len(placebos)} placebos for {len(decomposition.steps) - 1} scaffold levels")
+            placebos = []
+        levels.append(placebos)
+    if problems:
+        warnings.warn(f"{len(problems)} ladder(s) have no placebos ({problems[0]})", stacklevel=3)
+    return levels
 
 
 def _warn_unavailable(results: Sequence, what: str) -> None:
@@ -103,12 +136,15 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
         [(answer, ladder.task.answer, ladder.task.answer_format) for (ladder, _, _), answer in zip(todo, answers)],
         llm_judge,
     )
-    unanswered = {id(ladder) for (ladder, _, _), answer in zip(todo, answers) if answer is None}
+    # No teacher reply, or no usable judge verdict: the ladder is unavailable (retried on re-run), not failed.
+    unanswered = {id(ladder) for (ladder, _, _), answer, check in zip(todo, answers, checks)
+                  if answer is None or check.outcome == "error"}
     for (ladder, level, _), answer, check in zip(todo, answers, checks):
         ladder.verification.append(LevelCheck(level=level, answer=answer, correct=bool(check.correct),
                                               decided_by=check.decided_by, justification=check.explanation))
     if unanswered:
-        warnings.warn(f"{len(unanswered)} ladder(s) could not be verified (no teacher reply); re-run to retry them",
+        warnings.warn(f"{len(unanswered)} ladder(s) could not be verified (no teacher reply or judge verdict); "
+                      "re-run to retry them",
                       stacklevel=3)
     for ladder in ladders:
         failed = [check.level for check in ladder.verification if not check.correct]
@@ -118,19 +154,57 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
     return [ladder for ladder in ladders if id(ladder) not in unanswered]
 
 
-def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True
+@dataclass(frozen=True)
+class Question:
+    """One question of a ladder put to the target: what is asked, and against what it is judged."""
+
+    ladder: Ladder
+    variant: VariantKind
+    level: int
+    prompt: str
+    reference: str
+    sample: int = 0
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        return self.ladder.task_id, self.variant, self.level, self.sample
+
+    @property
+    def answer_format(self) -> AnswerFormat | None:
+        """Isolated steps have no declared format: the judge infers it from the step's answer."""
+        return None if self.variant == "isolated" else self.ladder.task.answer_format
+
+
+def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
                      ) -> list[tuple[str, int, str, str]]:
     """The ``(variant, level, prompt, reference)`` questions to put to the target for one ladder.
 
-    Scaffold levels are judged against the gold final answer, isolated steps against the
-    teacher's answer for that step.
+    Scaffold and placebo levels are judged against the gold final answer, isolated steps
+    against the teacher's answer for that step.
     """
     items = [("original", 0, ladder.task.question, ladder.task.answer)] if original else []
     if variants:
         items += [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, start=1)]
         items += [("isolated", i, text, step.answer)
                   for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
+        if placebo:
+            items += [("placebo", j, text, ladder.task.answer) for j, text in enumerate(ladder.placebos, start=1)]
     return items
+
+
+def _questions(ladders: Sequence[Ladder], n_samples: int, **which: bool) -> list[Question]:
+    return [Question(ladder, variant, level, prompt, reference, sample)
+            for ladder in ladders for sample in range(n_samples)
+            for variant, level, prompt, reference in evaluation_items(ladder, **which)]
+
+
+def verdict_key(verdict: Verdict) -> tuple[str, str, int, int]:
+    return verdict.task_id, verdict.variant, verdict.level, verdict.sample
+
+
+def verdict_store(path: Path | str) -> RecordFile[Verdict]:
+    """The append-only verdict file of a run (several targets may append to it at once)."""
+    return RecordFile(path, Verdict, key=lambda v: f"{v.task_id}|{v.model}|{v.variant}|{v.level}|{v.sample}")
 
 
 def evaluate(
@@ -140,52 +214,113 @@ def evaluate(
     *,
     llm_judge: LLMJudgeFn | None = None,
     policy: LadderPolicy = "full",
+    placebo: bool = False,
+    progress: bool = True,
 ) -> list[Verdict]:
-    """Ask the target every question of every verified ladder, judge each answer, append verdicts.
+    """Ask the target every question of every verified ladder, judge each reply, append its verdict.
 
-    ``policy="full"`` asks the original, every scaffold level and every isolated step;
-    ``policy="on_failure"`` (the authors' scripts) asks the variants only of tasks whose
-    original was failed, which saves calls but leaves curves of solved tasks unknown.
+    Parameters
+    ----------
+    ladders : the ladders; unverified ones are skipped.
+    target : a model client (`ModelClient`, `VLLMEngineClient` or `SimulatedTarget`); its endpoint's
+        ``n_samples`` replies are asked per question, originals with ``max_tokens`` and variants
+        with ``max_tokens_variants``.
+    store : the run's verdict file.
+    llm_judge : the cascade's last stage; without it, replies no earlier stage can decide stay undecided.
+    policy : ``"full"`` asks the original, every scaffold level and every isolated step;
+        ``"on_failure"`` (the authors' scripts) asks the variants only of (task, sample) pairs whose
+        original was answered wrong, which saves calls but leaves the curves of solved tasks unknown.
+    placebo : also ask the placebo level of every scaffold level (`Ladder.placebos`).
 
-    Resumable: questions that already have a verdict without error in ``store`` are not
-    asked again; errored ones are re-asked, and the new verdict supersedes the old.
-    Returns the current verdict of every question of this model.
+    Each question is judged as soon as its reply arrives (the LLM judge included) and its verdict
+    appended at once, so a kill loses no judged verdict. Resumable: questions that already have a
+    verdict without error are not asked again; errored ones are re-asked and the new verdict
+    supersedes the old. Returns the current verdict of every question of this model.
     """
-    if not isinstance(store, RecordFile):
-        store = RecordFile(store, Verdict, key=lambda v: f"{v.task_id}|{v.model}|{v.variant}|{v.level}")
+    check_policy(policy)
+    store = store if isinstance(store, RecordFile) else verdict_store(store)
     ladders = [ladder for ladder in ladders if ladder.verified]
-    done = {key for key, verdict in latest_verdicts(store.read()).items() if verdict.error is None}
+    n_samples = target.endpoint.n_samples
+    simulated = target.endpoint.kind == "simulated"
 
-    def ask(items: list[tuple[Ladder, tuple[str, int, str, str]]], desc: str) -> None:
-        items = [(ladder, item) for ladder, item in items if (ladder.task_id, target.model, item[0], item[1]) not in done]
-        if not items:
+    def current() -> dict[tuple[str, str, int, int], Verdict]:
+        return {verdict_key(v): v for v in latest_verdicts(store.read()).values() if v.model == target.model}
+
+    def ask(questions: list[Question], desc: str) -> None:
+        done = {key for key, verdict in current().items() if verdict.error is None}
+        todo = [q for q in questions if q.key not in done]
+        if not todo:
             return
-        replies = target.chat([prompt for _, (_, _, prompt, _) in items], desc=desc)
-        judgements = judge_answers(
-            [(reply.text, reference, ladder.task.answer_format if variant != "isolated" else None)
-             for (ladder, (variant, _, _, reference)), reply in zip(items, replies)],
-            llm_judge,
-        )
-        store.append(
-            Verdict(task_id=ladder.task_id, model=target.model, variant=variant, level=level, prompt=prompt,
-                    reference=reference, response=reply.text, extracted=judgement.extracted,
-                    error=reply.error or (f"judge: {judgement.explanation}" if judgement.decided_by == "error" else None),
-                    correct=judgement.correct, decided_by=judgement.decided_by, latency_s=reply.latency_s,
-                    cached=reply.cached)
-            for (ladder, (variant, level, prompt, reference)), reply, judgement in zip(items, replies, judgements)
-        )
+        bar = tqdm(total=len(todo), desc=desc, unit="question", leave=False, disable=not progress)
+
+        def answer(question: Question) -> None:
+            tokens = target.endpoint.max_tokens if question.variant == "original" else target.endpoint.variant_tokens()
+            reply = target.chat_one(question.prompt, sample=question.sample, max_tokens=tokens)
+            store.append([_judged(question, reply, target.model, llm_judge, policy, simulated)])
+            bar.update(1)
+
+        # The target's client bounds what is in flight; twice as many workers keep its slots busy
+        # while other workers wait for the LLM judge.
+        slots = target.endpoint.concurrency * len(getattr(target, "urls", [None]))
+        with ThreadPoolExecutor(max_workers=2 * slots) as pool:
+            for finished in as_completed([pool.submit(answer, q) for q in todo]):
+                finished.result()
+        bar.close()
 
     if policy == "full":
-        ask([(ladder, item) for ladder in ladders for item in evaluation_items(ladder)], f"target {target.model}")
-    else:  # the authors' policy: variants only for tasks whose original was failed
-        ask([(ladder, item) for ladder in ladders for item in evaluation_items(ladder, variants=False)],
-            f"target {target.model}, originals")
-        current = latest_verdicts(store.read())
-        failed = [ladder for ladder in ladders
-                  if getattr(current.get((ladder.task_id, target.model, "original", 0)), "correct", None) is False]
-        ask([(ladder, item) for ladder in failed for item in evaluation_items(ladder, original=False)],
-            f"target {target.model}, variants")
-    return [v for v in latest_verdicts(store.read()).values() if v.model == target.model]
+        ask(_questions(ladders, n_samples, placebo=placebo), f"target {target.model}")
+    else:
+        ask(_questions(ladders, n_samples, variants=False), f"target {target.model}, originals")
+        failed = {(task_id, sample) for (task_id, variant, _, sample), v in current().items()
+                  if variant == "original" and v.outcome in ("wrong", "no_answer")}
+        ask([q for q in _questions(ladders, n_samples, original=False, placebo=placebo)
+             if (q.ladder.task_id, q.sample) in failed], f"target {target.model}, variants")
+    return list(current().values())
+
+
+def _judged(question: Question, reply: ChatResult, model: str, llm_judge: LLMJudgeFn | None,
+            policy: LadderPolicy, simulated: bool) -> Verdict:
+    truncated = reply.finish_reason == "length"
+    [judgement] = judge_answers([JudgeItem(reply.text, question.reference, question.answer_format,
+                                           question=question.prompt, truncated=truncated)], llm_judge)
+    error = reply.error or (f"judge: {judgement.explanation}" if judgement.outcome == "error" else None)
+    return Verdict(
+        task_id=question.ladder.task_id, model=model, variant=question.variant, level=question.level,
+        sample=question.sample, prompt=question.prompt, reference=question.reference, response=reply.text,
+        error=error, extracted=judgement.extracted, outcome=judgement.outcome, correct=judgement.correct,
+        decided_by=judgement.decided_by, explanation=judgement.explanation, judge_version=judge_version(llm_judge),
+        finish_reason=reply.finish_reason, prompt_tokens=reply.prompt_tokens or None,
+        completion_tokens=reply.completion_tokens or None, truncated=truncated, policy=policy, simulated=simulated,
+        latency_s=reply.latency_s, cached=reply.cached,
+    )
+
+
+def evaluate_targets(ladders: Sequence[Ladder], targets: Sequence, store: Path | str, **options) -> dict[str, list[Verdict]]:
+    """`evaluate` every target at the same time, each with its own pool, into one verdict file.
+
+    Targets on separate endpoints then keep every server busy instead of waiting for each other.
+    Returns each target's verdicts by model label.
+    """
+    shared = verdict_store(store)
+    with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
+        futures = {target.model: pool.submit(evaluate, ladders, target, shared, **options) for target in targets}
+        return {model: future.result() for model, future in futures.items()}
+
+
+def usage_by_option(verdicts: Sequence[Verdict]) -> pd.DataFrame:
+    """Model calls per target and evaluation option: what repeated samples and placebo levels cost.
+
+    One row per (model, variant, first sample or repeat): questions asked, calls sent (not answered
+    from the cache), cache hits, and completion tokens. From the verdicts, so it covers every
+    invocation of the stage, not only the last.
+    """
+    frame = pd.DataFrame([{"model": v.model, "variant": v.variant, "samples": "first" if v.sample == 0 else "repeats",
+                           "call": not v.cached and v.response is not None, "cache_hit": v.cached,
+                           "completion_tokens": v.completion_tokens or 0} for v in verdicts],
+                         columns=["model", "variant", "samples", "call", "cache_hit", "completion_tokens"])
+    return (frame.groupby(["model", "variant", "samples"], as_index=False)
+            .agg(questions=("call", "size"), calls=("call", "sum"), cache_hits=("cache_hit", "sum"),
+                 completion_tokens=("completion_tokens", "sum")))
 
 
 def decomposition_agreement(candidate: Sequence[Decomposition], reference: Sequence[Decomposition]) -> pd.DataFrame:

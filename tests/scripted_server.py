@@ -4,7 +4,8 @@
 (``"drop"`` closes the connection, ``"slow"`` answers after ``slow_s``) served, in order,
 before normal replies resume. With ``fault_rate`` a seeded random share of all requests
 fails, each in one of ``fault_kinds``. ``latency`` (a function returning seconds) delays
-every reply. Every request is recorded in ``requests``.
+every reply. Every request is recorded in ``requests`` with the time it arrived. ``GET /models``
+lists ``models``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ class ScriptedServer:
     def __init__(self, reply: Callable[[list[dict]], str], faults: list[int | str] | None = None,
                  retry_after: str | None = None, fault_rate: float = 0.0,
                  fault_kinds: tuple = (500, 503, 429, "drop", "slow"), slow_s: float = 2.0,
-                 latency: Callable[[], float] | None = None, seed: int = 0):
+                 latency: Callable[[], float] | None = None, seed: int = 0, models: list[str] | None = None):
         self.reply, self.faults, self.retry_after = reply, list(faults or []), retry_after
         self.fault_rate, self.fault_kinds, self.slow_s, self.latency = fault_rate, fault_kinds, slow_s, latency
         self._rng = random.Random(seed)
+        self.models = models or ["scripted"]
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         server = self
@@ -33,10 +35,20 @@ class ScriptedServer:
             def log_message(self, *args):  # keep test output clean
                 pass
 
+            def do_GET(self):
+                data = json.dumps({"object": "list", "data": [{"id": m, "object": "model", "created": 0,
+                                                               "owned_by": "scripted"} for m in server.models]}).encode()
+                self.send_response(200 if self.path.endswith("/models") else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with server._lock:
-                    server.requests.append({"body": body, "headers": {k.lower(): v for k, v in self.headers.items()}})
+                    server.requests.append({"body": body, "headers": {k.lower(): v for k, v in self.headers.items()},
+                                            "time": time.monotonic()})
                     fault = server.faults.pop(0) if server.faults else None
                     if fault is None and server._rng.random() < server.fault_rate:
                         fault = server._rng.choice(server.fault_kinds)

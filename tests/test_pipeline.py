@@ -17,7 +17,7 @@ def write_params(tmp_path, **stage_overrides):
     params = {
         "run": "it", "results_dir": str(tmp_path / "results"), "cache": str(tmp_path / "cache.sqlite"),
         "stages": {"01_tasks": {"n_tasks": 4, "seed": 3, "min_steps": 2, "max_steps": 3},
-                   "04_skills": {"distance_threshold": 0.3}, "06_analyze": {"n_resamples": 100},
+                   "04_skills": {"cluster_on": "description"}, "06_analyze": {"n_resamples": 100},
                    "05_evaluate": {"targets": [TARGET, {**TARGET, "name": "answer-line",
                                                         "system_prompt": "End with 'Answer: <value>'."}]},
                    "07_compare": {"n_permutations": 100},
@@ -43,13 +43,13 @@ def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
     assert {v.model for v in verdicts} == {"plain", "answer-line"}
     assert len(results) == 8 and all(len(o.curve) == o.n_steps for o in results)
     for summary in json.loads(paths.summary.read_text())["models"].values():
-        assert sum(summary["k_distribution"].values()) == 4 - summary["n_undetermined"]
+        assert sum(summary["k_distribution"].values()) == 4 - summary["undetermined"]["total"]
         assert 0 <= summary["accuracy_original"]["value"] <= summary["accuracy_scaffolded"]["value"] <= 1
         assert set(summary["per_skill"]) <= {s for o in results for s in o.skills}
     [comparison] = json.loads(paths.comparison.read_text())["comparisons"]
     assert comparison["models"] == ["answer-line", "plain"] and comparison["statement"]
-    for figure in ("k_distribution", "success_by_level", "skills", "compare_k_shares", "compare_blocking",
-                   "compare_isolated_vs_composed", "compare_pair_gaps"):
+    for figure in ("k_distribution", "success_by_level", "skills", "compare_k_shares", "compare_bottlenecks",
+                   "compare_isolated_vs_whole", "compare_pair_gaps"):
         assert (paths.figures / f"{figure}.png").stat().st_size > 10_000
     assert len(list(paths.notebooks.glob("*.ipynb"))) == 7
     html = paths.html.read_text()

@@ -23,8 +23,10 @@ def deterministic_reply(messages):
 
 
 def comparable(path):
-    return [{k: v for k, v in record.model_dump().items() if k not in VOLATILE}
-            for record in read_records(path, Verdict.model_validate)]
+    """The verdicts without timing fields, in a fixed order (they are appended as replies arrive)."""
+    records = [{k: v for k, v in record.model_dump().items() if k not in VOLATILE}
+               for record in read_records(path, Verdict.model_validate)]
+    return sorted(records, key=lambda r: (r["task_id"], r["variant"], r["level"], r["sample"]))
 
 
 def test_twenty_percent_injected_faults_give_exactly_the_fault_free_records(tmp_path):
@@ -66,10 +68,11 @@ def test_a_killed_evaluation_resumes_without_repeating_calls(tmp_path):
 
 
 def test_text_aimed_at_the_judge_does_not_change_its_verdict():
-    def judge_reply(messages):
+    def judge_reply(messages):  # a judge that quotes the candidate, injected text and all, in its reply
         prompt = messages[-1]["content"]
-        candidate = prompt.split("Candidate answer:")[1].split("\n")[0].strip()
-        return f"The candidate said: {candidate}\n" + '{"score": 0, "justification": "7 is not 8"}'
+        tag = prompt.split("<candidate-")[1].split(">")[0]
+        candidate = prompt.split(f"<candidate-{tag}>\n")[1].split(f"\n</candidate-{tag}>")[0]
+        return json.dumps({"justification": f"The candidate said {candidate}; 7 is not 8", "score": 0})
 
     with ScriptedServer(judge_reply) as server:
         judge = LLMJudge(ModelClient(EndpointConfig(model="judge", base_url=server.base_url)))
