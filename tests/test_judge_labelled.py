@@ -1,36 +1,39 @@
-"""The judge cascade on the labelled set of 240 rewrites of all three benchmarks' real gold answers.
+"""The judge against blind labels of real replies (tests/fixtures/judge_replies.jsonl, see benchmarks/judge_report.py).
 
-Rewrites are no real replies (a real-reply set is to replace them); they check that each
-deterministic stage is right whenever it decides, on every kind of gold answer.
+The labels come from careful human-style readings of each reply's committed final answer, made
+without seeing any verdict; the issue's goal is precision ≥ 0.99 and recall ≥ 0.95 of "correct" on
+decided replies, and at most 15% undecided among replies that commit to an answer.
 """
 
-import json
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from judge_report import FIXTURE, judge_rows, report, rewrite_rows  # noqa: E402
+from judge_report import judge_rows, load_labelled, trust_table  # noqa: E402
 
 
-def test_labelled_set_covers_every_benchmark_and_both_labels(shared_data):
-    rows = rewrite_rows(shared_data)
-    assert len(rows) == len(json.loads(FIXTURE.read_text())) >= 200
-    assert {r["benchmark"] for r in rows} == {"gsm8k", "math_hard", "tot_arithmetic"}
-    assert {"number", "latex", "date", "record"} <= {r["answer_format"] for r in rows}
-    assert sum(r["label"] == "correct" for r in rows) == len(rows) // 2
+@pytest.fixture(scope="module")
+def judged(shared_data):
+    return judge_rows(load_labelled(data_dir=shared_data))
 
 
-def test_the_deterministic_and_math_verify_stages_are_right_whenever_they_decide(shared_data):
-    rows = rewrite_rows(shared_data)
-    verdicts = judge_rows(rows)
-    table = report(rows, verdicts)
-    stages = table[table.index.get_level_values("stage").isin(["deterministic", "math_verify"])]
-    assert stages.decided.sum() >= 0.7 * len(rows)
-    assert (stages.agree == 1.0).all(), table
-    # Left undecided without an LLM judge: number words, refusals of a LaTeX or free-text answer, and
-    # free text that differs from the reference; the cascade never calls differing free text wrong by itself.
-    left = [row for row, verdict in zip(rows, verdicts) if verdict.outcome == "undecided"]
-    assert left and all(row["transform"] in ("refusal", "number_words") or row["answer_format"] == "text"
-                        for row in left)
+def test_the_labelled_set_holds_real_replies_of_every_benchmark_with_each_label(judged):
+    assert len(judged) >= 300
+    assert {"generated", "gsm8k", "math_hard", "tot_arithmetic"} <= set(judged["benchmark"])
+    assert {"correct", "wrong", "no_answer", "ambiguous"} == set(judged["label"])
+
+
+def test_precision_and_recall_of_correct_and_the_undecided_share_meet_the_goal(judged):
+    overall = trust_table(judged, ["split"]).loc["all"]
+    assert overall["precision"] >= 0.99, overall
+    assert overall["recall"] >= 0.95, overall
+    assert overall["undecided_of_committed"] <= 0.15, overall
+
+
+def test_no_reply_a_grader_found_ambiguous_or_without_answer_is_called_correct(judged):
+    credited = judged[(judged["outcome"] == "correct") & (judged["label"] != "correct")]
+    assert credited.empty, credited[["id", "label", "reason", "extracted"]].to_string()
