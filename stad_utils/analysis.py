@@ -73,6 +73,8 @@ def share_estimates(successes, n, *, confidence: float = CONFIDENCE) -> pd.DataF
     --------
     >>> share_estimates([5, 0], [5, 0]).round(3).to_dict(orient="records")
     [{'value': 1.0, 'low': 0.566, 'high': 1.0, 'n': 5.0}, {'value': nan, 'low': nan, 'high': nan, 'n': 0.0}]
+    >>> share_estimates([0], [25])["low"].item()  # never above its estimate (statsmodels gives 1.4e-17)
+    0.0
     """
     successes, n = np.asarray(successes, dtype=float), np.asarray(n, dtype=float)
     has = n > 0
@@ -80,6 +82,8 @@ def share_estimates(successes, n, *, confidence: float = CONFIDENCE) -> pd.DataF
     if has.any():
         value[has] = successes[has] / n[has]
         low[has], high[has] = proportion_confint(successes[has], n[has], alpha=1 - confidence, method="wilson")
+        # statsmodels' bounds can miss an estimate of exactly 0 or 1 by rounding (1e-17): keep it inside
+        low[has], high[has] = np.minimum(low[has], value[has]), np.maximum(high[has], value[has])
     return pd.DataFrame({"value": value, "low": low, "high": high, "n": n})
 
 

@@ -89,7 +89,8 @@ def test_a_bootstrap_interval_contains_its_point_estimate(rows, paired):
 def test_a_wilson_interval_contains_its_share(counts):
     successes, n = zip(*[(min(s, n), n) for s, n in counts])
     shares = share_estimates(successes, n)
-    assert ((shares["low"] <= shares["value"] + 1e-12) & (shares["value"] <= shares["high"] + 1e-12)).all()
+    # exactly, without tolerance: error bars are value − low and high − value and must not be negative
+    assert ((shares["low"] <= shares["value"]) & (shares["value"] <= shares["high"])).all()
 
 
 def test_the_two_stage_bootstrap_covers_the_true_difference():
