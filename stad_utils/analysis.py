@@ -29,7 +29,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from .definitions import CONFIDENCE, MIN_SUPPORT, UNMAPPED, UNRESOLVED, check_policy
 from .metrics import k_distribution
-from .records import Outcome
+from .records import Outcome, Verdict
 
 LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks failed as asked"}
 """The population of levels ≥ 1, isolated and placebo questions under each policy."""
@@ -783,15 +783,54 @@ def _bottleneck_sentences(summary: dict) -> list[str]:
 
 
 def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0,
-                  min_support: int = MIN_SUPPORT) -> dict:
-    """``summary.json`` of a run: per model, `summarize` and its `weakness_profile`."""
+                  min_support: int = MIN_SUPPORT, verdicts: Sequence[Verdict] = ()) -> dict:
+    """``summary.json`` of a run: per model, `summarize`, its `weakness_profile`, and (given the
+    run's ``verdicts``) the replies cut off by ``max_tokens`` per variant and level (`truncation_table`)."""
+    truncation = truncation_table(verdicts)
     per_model = {}
     for model in sorted({o.model for o in items}):
         summary = summarize([o for o in items if o.model == model], n_resamples=n_resamples, seed=seed,
                             min_support=min_support)
-        summary["weakness_profile"] = weakness_profile(summary)
+        summary["truncated"] = truncation[truncation["model"] == model].drop(columns="model").to_dict(orient="records")
+        summary["weakness_profile"] = weakness_profile(summary) + truncation_words(summary["truncated"])
         per_model[model] = summary
     return {"models": per_model}
+
+
+def truncation_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
+    """Per model, variant and level: replies obtained, how many ``max_tokens`` cut off, and their share.
+
+    A high share means the verdicts there mostly say "no answer" because the reply had no room to
+    conclude: raise the endpoint's ``max_tokens`` (``max_tokens_variants`` for variants).
+
+    Examples
+    --------
+    >>> from stad_utils.records import Verdict
+    >>> def v(level, truncated):
+    ...     return Verdict(task_id=f"t{level}{truncated}", model="m", variant="original", level=level, prompt="q",
+    ...                    reference="1", response="…", correct=False, decided_by="none", truncated=truncated)
+    >>> truncation_table([v(0, True), v(0, False)]).to_dict(orient="records")
+    [{'model': 'm', 'variant': 'original', 'level': 0, 'replies': 2, 'cut_off': 1, 'share': 0.5}]
+    """
+    columns = ["model", "variant", "level", "replies", "cut_off", "share"]
+    frame = pd.DataFrame([{"model": v.model, "variant": v.variant, "level": v.level, "cut_off": v.truncated}
+                          for v in verdicts if v.response is not None], columns=["model", "variant", "level", "cut_off"])
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    table = frame.groupby(["model", "variant", "level"], as_index=False).agg(replies=("cut_off", "size"),
+                                                                             cut_off=("cut_off", "sum"))
+    table["share"] = table["cut_off"] / table["replies"]
+    return table[columns]
+
+
+def truncation_words(rows: list[dict], threshold: float = 0.1) -> str:
+    """A sentence naming the variants and levels where at least ``threshold`` of the replies were cut off."""
+    heavy = [row for row in rows if row["share"] >= threshold]
+    if not heavy:
+        return ""
+    where = ", ".join(f"{row['variant']} {row['level']}: {row['share']:.0%} of {row['replies']}" for row in heavy)
+    return (f" Replies cut off by max_tokens ({where}) count as no answer when they committed to none: "
+            "raise max_tokens to see what the model would conclude.")
 
 
 def level_table(summary: dict) -> pd.DataFrame:
@@ -839,6 +878,9 @@ def written_report(run: str, summary: dict) -> str:
         if not skills.empty:
             parts.append(f"### Skills with at least {numbers['min_support']} occurrences\n\n"
                          f"{skills.to_markdown(index=False)}\n")
+        if any(row["cut_off"] for row in numbers.get("truncated", [])):
+            cut = pd.DataFrame(numbers["truncated"]).assign(share=lambda t: t["share"].map("{:.0%}".format))
+            parts.append(f"### Replies cut off by max_tokens\n\n{cut.to_markdown(index=False)}\n")
     return "\n".join(parts)
 
 

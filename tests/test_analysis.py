@@ -126,3 +126,23 @@ def test_usage_and_cost():
     table = usage_table(usage, {"a": {"prompt": 2.0, "completion": 10.0}})
     assert table.loc[0, "cost_usd"] == 7.0 and table.loc[0, "role"] == "target"
     assert usage_table({}).empty
+
+
+def test_the_summary_reports_the_share_of_replies_cut_off_per_model_and_level():
+    from stad_utils.analysis import summarize_run
+    from stad_utils.records import Verdict
+
+    def verdict(model, level, truncated):
+        return Verdict(task_id=f"t{level}-{truncated}", model=model, variant="original" if level == 0 else "scaffold",
+                       level=level, prompt="q", reference="1", response="So far we have", outcome="no_answer",
+                       correct=False, decided_by="none", truncated=truncated, finish_reason="length" if truncated else "stop")
+
+    verdicts = [verdict("a", 0, True), verdict("a", 0, False), verdict("a", 1, False), verdict("b", 0, False)]
+    outcomes = [Outcome(task_id="t", model=m, source="s", n_steps=2, skills=["x", "y"], curve=[False, False],
+                        isolated=[False, False], k=-1, non_monotonic=False, n_errors=0) for m in ("a", "b")]
+    summary = summarize_run(outcomes, n_resamples=50, verdicts=verdicts)["models"]
+    assert summary["a"]["truncated"] == [
+        {"variant": "original", "level": 0, "replies": 2, "cut_off": 1, "share": 0.5},
+        {"variant": "scaffold", "level": 1, "replies": 1, "cut_off": 0, "share": 0.0}]
+    assert "original 0: 50% of 2" in summary["a"]["weakness_profile"] and "raise max_tokens" in summary["a"]["weakness_profile"]
+    assert "max_tokens" not in summary["b"]["weakness_profile"]
