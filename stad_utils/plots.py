@@ -8,6 +8,7 @@ tasks gets a placeholder that says so instead of an empty or crashing plot.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 
@@ -59,6 +60,17 @@ def readable(name: str, width: int = 24) -> str:
     return textwrap.fill(textwrap.shorten(name, width=2 * width, placeholder=" […]"), width)
 
 
+def one_line(name: str, width: int = 34) -> str:
+    """A skill name shortened to one line, for rows of a heatmap (one row is one line high).
+
+    Examples
+    --------
+    >>> one_line("Multiply the number of groups by the number of items in each group.")
+    'Multiply the number of groups […]'
+    """
+    return textwrap.shorten(name, width=width, placeholder=" […]")
+
+
 def k_label(k: int) -> str:
     """Axis label of a minimal scaffolding level.
 
@@ -71,8 +83,8 @@ def k_label(k: int) -> str:
 
 
 def model_names(items: Sequence[Outcome]) -> dict[str, str]:
-    """Each model's legend name, marking simulated targets."""
-    simulated = {o.model for o in items if o.simulated}
+    """Each model's legend name, marking simulated targets (unless their name already says so)."""
+    simulated = {o.model for o in items if o.simulated and "simulat" not in o.model.lower()}
     return {m: f"{m} (simulated)" if m in simulated else m for m in sorted({o.model for o in items})}
 
 
@@ -105,6 +117,23 @@ def _titled(fig, ax, title: str, subtitle: str = "") -> None:
         ax.set_title(textwrap.fill(subtitle, chars), fontsize="x-small", color="dimgray")
 
 
+def _finish_with_legend(fig, ax) -> None:
+    """Move ``ax``'s legend under the figure, one entry per line when names are long, then lay out.
+
+    Beside the axes, a long model name (a simulated target's planted weaknesses) would squeeze
+    the plot to a sliver; under it, the plot keeps the figure's width.
+    """
+    handles, labels = ax.get_legend_handles_labels()
+    if ax.get_legend() is not None:
+        ax.get_legend().remove()
+    columns = 1 if max(map(len, labels), default=0) > 40 else max(1, min(len(labels), 3))
+    legend = fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize="x-small", frameon=False)
+    fig.canvas.draw()  # to measure the legend, then make the figure that much taller
+    legend_inches = legend.get_window_extent().height / fig.dpi + 0.1
+    fig.set_figheight(fig.get_figheight() + legend_inches)
+    fig.tight_layout(rect=(0, legend_inches / fig.get_figheight(), 1, 1))
+
+
 def _left_out(items: Sequence[Outcome]) -> str:
     """'undetermined: m1 3 outcome(s) … (2 errors, 1 undecided)' per model with any, for subtitles."""
     parts = [f"{name}: {words}" for model, name in model_names(items).items()
@@ -116,8 +145,8 @@ def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: di
                   horizontal: bool = False, min_support: int = MIN_SUPPORT) -> None:
     """Bars of ``value`` per ``category`` (position) and model (colour) with ``low``–``high`` error bars.
 
-    Bars resting on fewer than ``min_support`` units (column ``n``) are drawn faded; the legend
-    sits outside the axes so that it never covers a bar.
+    Bars resting on fewer than ``min_support`` units (column ``n``) are drawn faded; the figure
+    moves the legend out of the axes (`_finish_with_legend`) so that it never covers a bar.
     """
     colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
     width = 0.8 / len(names)
@@ -139,8 +168,7 @@ def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: di
             ax.invert_yaxis()
     else:
         ax.set_xticks(range(len(order)), labels)
-    ax.legend(handles=[Patch(color=colours[model], label=name) for model, name in names.items()], fontsize="x-small",
-              loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.legend(handles=[Patch(color=colours[model], label=name) for model, name in names.items()])
 
 
 # ------------------------------------------------------------------------------------------ one model or several
@@ -168,7 +196,7 @@ def plot_k_shares(items: Sequence[Outcome]):
     counts = ", ".join(f"{model_names(items)[m]} n = {int(n)}" for m, n in shares.groupby("model")["n"].first().items())
     _titled(fig, ax, title, f"tasks with a determined k: {counts}. {_left_out(items) or 'None undetermined'}. "
                             "Bars: 95% Wilson intervals.")
-    fig.tight_layout()
+    _finish_with_legend(fig, ax)
     return fig
 
 
@@ -191,11 +219,11 @@ def plot_success_by_level(items: Sequence[Outcome]):
     answered = table[table["kind"] == "scaffold"].groupby("level")["n"].min().astype(int)
     ax.set_xticks(answered.index, [f"{level}\nn≥{n}" for level, n in answered.items()])
     ax.set(xlabel="steps given (scaffold level j); n = tasks answered", ylabel="share solved", ylim=(0, 1.05))
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.legend()
     note = ("Levels ≥ 1 were asked only of tasks failed as asked (policy on_failure). "
             if policy_of(items) == "on_failure" else "")
     _titled(fig, ax, title, f"{note}Over tasks answered at each level; bars: 95% Wilson intervals.")
-    fig.tight_layout()
+    _finish_with_legend(fig, ax)
     return fig
 
 
@@ -213,7 +241,7 @@ def plot_bottlenecks(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_s
     _titled(fig, ax, title, f"bottleneck = step k, the step whose provision turned failure into success. Tasks that "
                             f"needed help: {needed}. {_left_out(items) or 'None undetermined'}. "
                             "Bars: 95% Wilson intervals.")
-    fig.tight_layout()
+    _finish_with_legend(fig, ax)
     return fig
 
 
@@ -232,11 +260,11 @@ def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_suppor
                                                 n: "n"}), "skill", order, names, horizontal=True,
                       min_support=min_support)
         ax.set(xlabel=label, xlim=(0, 1))
-    axes[0].get_legend().remove()
+    axes[1].get_legend().remove()
     _titled(fig, axes[0], title, f"{len(order)} shown skills, most frequent first; bars: 95% Wilson intervals; "
                                  f"faded: fewer than {min_support} answered (left) or at-risk steps (right). "
                                  f"{_left_out(items)}")
-    fig.tight_layout()
+    _finish_with_legend(fig, axes[0])
     return fig
 
 
@@ -252,7 +280,7 @@ def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
     ax.axhline(0, color="black", linewidth=1)
     ax.set(xlabel="scaffold level j", ylabel="success difference", ylim=(-1, 1))
     _titled(fig, ax, title, "paired over tasks answered at both; bars: 95% bootstrap intervals.")
-    fig.tight_layout()
+    _finish_with_legend(fig, ax)
     return fig
 
 
@@ -277,15 +305,15 @@ def plot_paired_differences(comparison: dict):
     ax.axhline(0, color="black", linewidth=1)
     ax.set(xlabel="scaffold level j; n = tasks both answered", ylabel="success A − B", ylim=(-1, 1))
     _titled(fig, ax, title, "95% paired bootstrap intervals over tasks (and samples within a task).")
-    fig.tight_layout()
+    _finish_with_legend(fig, ax)
     return fig
 
 
 def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[str], columns: list[str], *,
-                       label: str, rotate_columns: bool = False, **colours) -> None:
+                       label: str, rotate_columns: bool = False, fontsize: int = 12, **colours) -> None:
     """A heatmap whose cells carry their own text (value and count), grey where there is no value."""
     ax.set_facecolor("lightgrey")
-    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": 12}, cbar_kws={"label": label},
+    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": fontsize}, cbar_kws={"label": label},
                 linewidths=1, linecolor="white", **colours)
     ax.grid(False)
     ax.set_yticks(np.arange(len(rows)) + 0.5, rows, rotation=0, fontsize="small")
@@ -337,11 +365,11 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN)
                    label=f"{names[model]}: whole task")
     ax.set_yticks(range(len(order)), [readable(s) for s in order])
     ax.invert_yaxis()
-    ax.set(xlim=(-0.03, 1.03), xlabel="share solved")
-    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.set(xlim=(-0.03, 1.03), xticks=np.linspace(0, 1, 6), xlabel="share solved")
+    ax.legend()
     _titled(fig, ax, title, "● the skill's steps asked alone, ✕ the tasks containing it asked whole; "
                             "a long line ending in ✕ on the left: done alone, failed in composition.")
-    fig.tight_layout()
+    _finish_with_legend(fig, ax)
     return fig
 
 
@@ -356,17 +384,23 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6):
     names = model_names(items)
     models = [m for m in names if m in set(gaps["model"])]
     skills = sorted(set(gaps["first"]) | set(gaps["second"]), key=lambda s: (is_folded(s), s))
-    fig, axes = plt.subplots(len(models), 1, figsize=(3.5 + 1.0 * len(skills), (1.2 + 0.8 * len(skills)) * len(models)),
-                             squeeze=False)
-    for ax, model in zip(axes[:, 0], models):
+    # each panel: a row per skill, plus room for the column names written downwards (one line each);
+    # panels two abreast from three models on, so that the figure still fits a projector
+    columns = 1 if len(models) <= 2 else 2
+    panel_rows = math.ceil(len(models) / columns)
+    fig, axes = plt.subplots(panel_rows, columns, squeeze=False,
+                             figsize=(columns * (4.5 + 0.6 * len(skills)), panel_rows * (3.2 + 0.6 * len(skills))))
+    for ax in axes.flat[len(models):]:
+        ax.set_visible(False)
+    for ax, model in zip(axes.flat, models):
         rows = gaps[gaps["model"] == model]
         gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=skills, columns=skills)
         tasks = rows.pivot(index="first", columns="second", values="tasks").reindex(index=skills, columns=skills)
         labels = np.where(tasks.notna(), gap.map(lambda v: f"{v:+.2f}") + tasks.map(lambda n: f"\nn={n:.0f}"), "")
-        _annotated_heatmap(ax, gap, labels, [readable(s, 18) for s in skills], [readable(s, 18) for s in skills],
-                           label="gap", rotate_columns=True, vmin=-1, vmax=1, center=0, cmap="vlag")
-        ax.set(title=names[model], xlabel="last step's skill", ylabel="previous step's skill")
-    fig.suptitle(title, fontsize="large")
+        _annotated_heatmap(ax, gap, labels, [one_line(s) for s in skills], [one_line(s) for s in skills],
+                           label="gap", rotate_columns=True, fontsize=10, vmin=-1, vmax=1, center=0, cmap="vlag")
+        ax.set(title=textwrap.fill(names[model], 48), xlabel="last step's skill", ylabel="previous step's skill")
+    fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 5.5)), fontsize="large")
     fig.tight_layout()
     return fig
 
