@@ -10,6 +10,11 @@ notebooks call, and their total.
 
     python benchmarks/analysis_speed.py                        # one sample per question
     python benchmarks/analysis_speed.py --samples 3 --placebo  # repeated trials and placebo levels
+    python benchmarks/analysis_speed.py --notebooks            # also the two notebooks, end to end
+
+``--notebooks`` writes the records to a run folder and executes the two stage notebooks through
+the pipeline runner, so kernel start-up, imports, reading the records, the figures, the failure
+browser widget and report.html are all counted.
 """
 
 from __future__ import annotations
@@ -106,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (06's default: 1000)")
     parser.add_argument("--permutations", type=int, default=1000, help="profile permutations (07's default: 1000)")
     parser.add_argument("--figures", type=Path, help="keep the figures in this folder (default: a temporary one)")
+    parser.add_argument("--notebooks", action="store_true", help="also time 06_analyze and 07_compare end to end")
     args = parser.parse_args(argv)
 
     setup = time.perf_counter()
@@ -139,7 +145,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'06_analyze + 07_compare (analysis functions)':<{width}}  {analysis:6.2f} s")
     for comparison_result in comparison["comparisons"]:
         print(comparison_result["statement"])
+    if args.notebooks:
+        for stage, seconds in time_notebooks(ladders, skills, verdicts, results).items():
+            print(f"{stage + ' notebook (end to end)':<{width}}  {seconds:6.2f} s")
     return 0
+
+
+def time_notebooks(ladders: list[Ladder], skills: list[StepSkill], verdicts: list[Verdict], results) -> dict:
+    """Seconds of the 06_analyze and 07_compare notebooks run by the pipeline on these records."""
+    import yaml
+
+    from stad_utils.pipeline import run_pipeline
+    from stad_utils.store import RunPaths
+
+    with tempfile.TemporaryDirectory() as scratch:
+        paths = RunPaths(Path(scratch) / "speed")
+        paths.root.mkdir()
+        for path, records in ((paths.ladders, ladders), (paths.skills, skills), (paths.verdicts, verdicts),
+                              (paths.outcomes, results)):
+            path.write_text("".join(record.model_dump_json() + "\n" for record in records))
+        params = Path(scratch) / "params.yaml"
+        params.write_text(yaml.safe_dump({"run": "speed", "results_dir": scratch}))
+        run_pipeline(params, stages=["06_analyze", "07_compare"])
+        return json.loads((paths.root / "timings.json").read_text())
 
 
 if __name__ == "__main__":
