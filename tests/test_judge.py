@@ -172,6 +172,7 @@ def show_clock(clock: values.Clock) -> str:
 
 @pytest.mark.parametrize("name, read", [
     ("numbers", lambda text: [str(n.value) for n in values.numbers_in(text)]),
+    ("day_numbers", lambda text: [str(n.value) for n in values.day_numbers_in(text)]),
     ("clocks", lambda text: [show_clock(c) for c in values.clocks_in(text)]),
     ("durations", lambda text: [int(d) for d in values.durations_in(text)]),
     ("years", values.years_in),
@@ -179,13 +180,29 @@ def show_clock(clock: values.Clock) -> str:
     ("lists", lambda text: [list(items) for items in values.lists_in(text)]),
 ])
 def test_each_value_reader(name, read):
-    expected_field = {"numbers": "values", "clocks": "values", "durations": "seconds", "years": "years",
-                      "dates": "readings", "lists": "items"}[name]
+    expected_field = {"numbers": "values", "day_numbers": "values", "clocks": "values", "durations": "seconds",
+                      "years": "years", "dates": "readings", "lists": "items"}[name]
     for case in VALUE_CASES[name]:
         expected = case[expected_field]
-        if name == "numbers":
+        if name in ("numbers", "day_numbers"):
             expected = [str(Fraction(value)) for value in expected]
         assert read(case["text"]) == expected, case
+
+
+@pytest.mark.parametrize("case", VALUE_CASES["other_kinds"], ids=ids(VALUE_CASES["other_kinds"]))
+def test_a_value_of_another_kind_could_state_the_reference_only_in_part(case):
+    kind = values.kind_for(case["reference"], case["format"])
+    [gold] = kind.read(case["reference"])
+    [other] = [other for other in kind.others if other.kind.name == case["other"]]
+    assert [other.could_state(value, gold) for value in other.kind.read(case["text"])] == case["could_state"]
+
+
+@pytest.mark.parametrize("reference, fmt", [
+    ("unanswerable", "text"), ("E37", "text"), ("352 BC", "date"), ("95 minutes", "duration"),
+    (r"\frac{5}{16}", "latex"), ('["Lily", "Joe", "Dan"]', "list"),
+])
+def test_free_text_years_durations_latex_and_lists_of_names_are_never_compared_across_kinds(reference, fmt):
+    assert values.kind_for(reference, fmt).others == ()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['format']}-{i}" for i, c in enumerate(CASES)])

@@ -28,9 +28,11 @@ Explicit commitments, found anywhere in the reply (`_extract`):
   possibly in Markdown (``**Answer:** 18``; ``### Final Answer`` with the answer on the next
   line), followed by ``:``, ``=`` or "is"; or "… answer is …" anywhere; the span is the first
   sentence after the marker. Also a sentence "<answer> is the answer", whose span is the text
-  before "is the answer". "answered", "unanswerable" and "To answer this" open no span; nor does
-  an answer line inside a JSON object, or one whose answer is a JSON object or a ``\\boxed{}``
-  (they commit by themselves).
+  before "is the answer"; one that only points back ("This is the answer.", "That is the answer
+  to your question.", "Which is the answer.") commits to the sentence just before it, read by
+  the same rules ("… 800 * $2.00 = $1600. / This is the answer to your question." → 1600).
+  "answered", "unanswerable" and "To answer this" open no span; nor does an answer line inside a
+  JSON object, or one whose answer is a JSON object or a ``\\boxed{}`` (they commit by themselves).
 
 Otherwise, if the reply ended on its own (not ``truncated``):
 
@@ -38,11 +40,18 @@ Otherwise, if the reply ended on its own (not ``truncated``):
 
 A reply cut off by ``max_tokens``, or that visibly stops mid-sentence (it ends in an operator, a
 comma, a colon, a connective or an open bracket: how a cut shows in files recorded without a
-finish reason), has no concluding sentence; without an explicit commitment it has no answer.
+finish reason; a closing Markdown bold ``**Answer: $94**`` is no operator), has no concluding
+sentence; without an explicit commitment it has no answer. A last commitment that the cut runs
+through (the reply ends with its span) may hold a value cut short: it counts only as a
+repetition of the commitment just before it, when that one's span begins with it and no
+correction comes between ("#### 47 / The answer is: 4" → 47); otherwise the answer is undecided
+("So, the answer is 10" cut off, which may have gone on "10:50 AM").
 
 Reading a span (`_cascade`, with the value readers of `_values`)
 ------------------------------------------------------------------
-* An equation states its result: the value after the last ``=`` ("9 eggs * $2 = $18" → 18).
+* An equation states its result: the value after the last ``=``, or "which gives (us)" <number>
+  ("9 eggs * $2 = $18" → 18; "multiplying 10 by 20, which gives us 20" → 20). On the
+  ``conclusion`` path an equation copied from the question (``$x^2 + ax + 5a = 0$``) states no result.
 * A negated value followed by the asserted one states the latter ("not 18, it's 17" → 17); a
   negated value without one is undecided.
 * A hedge ("maybe", "perhaps", "either", "likely", "not sure" …) or several distinct values
@@ -58,6 +67,37 @@ Reading a span (`_cascade`, with the value readers of `_values`)
   it only when both orders agree; lists and sets come from JSON or a plain prose list ("A, B and
   C", "A, then B"), else undecided; free text other than the reference's is left undecided.
 
+Answers of another kind (`_values.OtherKind`)
+----------------------------------------------
+When no explicit commitment states a value of the reference's kind, the commitments are read
+for a value of another kind, with the same rules and precedence (a hedge, a negation, several
+values or two disagreeing commitments are undecided). A clearly readable one is **wrong** —
+unless a value of another kind that the reply commits to or concludes could still be the
+reference, whole or in part (then undecided), or the reply's concluding sentence goes on to
+state a value of the reference's kind (undecided). The pairs, most specific kind first:
+
+* a calendar date asked: a number ("368", "22.14"), unless it is the date's year, month or day
+  or the date run together (``20130824``);
+* a number asked: a calendar date ("2005-01-13" for 21), unless the number is its year, month or day;
+* a clock time asked: a number ("250", "1"), unless it is the hour (12- or 24-hour), minute,
+  second, or hour and minute run together ("1755", "5.55");
+* a weekday, or a list or set of weekdays, asked: a number or ordinal ("19", "the 27th day of
+  the week"), unless it is 0–7 (weeks are numbered from 0 or 1, from Sunday or Monday);
+* a ToT duration record ``{"H", "M", "S"}`` asked: a bare number ("4", "6.22333"), unless it is
+  one of its fields, its total in one of its units (at the number's own precision), or its two
+  largest fields run together; a duration with units is compared as the record itself;
+* a ToT ``{"day", "time"}`` record asked: a time alone (which leaves the day out: undecided if
+  it is the record's time to the minute, wrong otherwise: "12:08:58" for 15:08:58), a duration
+  ("4.8 hours"; undecided if it is the time, the day offset, or both, from midnight) or a bare
+  number ("175"; undecided if it could be the day offset or a part of the time).
+
+Never compared across kinds: free text (``unanswerable``, era names, entity names), years with
+an era, durations against clock times, lists of other items. A LaTeX reference is left to
+math-verify, except one that is a single number (``\\frac{5}{16}``): a span that writes its
+numbers plainly (no LaTeX, root, power, percent, factorial or function) and states another
+number ("… is 1/100.") is wrong, on either path; an equal number is still left to math-verify
+or a later stage.
+
 Precedence between commitments
 ------------------------------
 Explicit commitments outrank the concluding sentence, which is the answer only when there is
@@ -68,7 +108,8 @@ Two commitments that disagree without such a correction are undecided, and a lat
 the text from one to the other. A reply that ended on its own and, on a later line, concludes
 a different value than its last commitment ("#### 15", then "Lena has 1 cupcake.") is undecided
 too, unless a correction comes between. Commitments with no value of the reference's kind
-("The answer is as follows:") are passed over.
+("The answer is as follows:") are passed over; only when none has one are they read for a value
+of another kind (above), with the same precedence.
 """
 
 from ._cascade import JUDGE_VERSION, JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version

@@ -11,9 +11,10 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, read_reply
-from ._values import Kind, distinct, infer_format, kind_for, mentions_a_number, normalise_text
+from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, infer_format, kind_for, mentions_a_number,
+                      normalise_text, parse_number, written_plainly)
 
-JUDGE_VERSION = "cascade-2"
+JUDGE_VERSION = "cascade-3"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
 
 
@@ -82,7 +83,7 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
     Examples
     --------
     >>> judge_version()
-    'cascade-2'
+    'cascade-3'
     """
     if llm_judge is None:
         return JUDGE_VERSION
@@ -101,7 +102,8 @@ _ASSERTION_AFTER_NEGATION = re.compile(
 _REFUSAL = re.compile(
     r"\b(?:cannot|can't|can not|unable to|impossible to)\s+(?:be\s+)?(?:determined?|answer(?:ed)?|calculated?|"
     r"computed?|solved?|tell|know)\b|\b(?:not enough|insufficient) information\b", re.IGNORECASE)
-_RESULT = re.compile(r"(?:=|≈|\\approx)")
+# "…, which gives us 20" states a result like "= 20"; only with the number right after ("which gives us the rest")
+_RESULT = re.compile(r"(?:=|≈|\\approx|\bwhich gives(?: us)?(?=\s+[-$]?\d))")
 _CORRECTION = re.compile(
     r"\b(?:wait|actually|correction|oops|sorry|on second thought|I made an? (?:mistake|error)|"
     r"let me (?:re-?check|re-?calculate|re-?compute|re-?do|correct|reconsider|fix|try again)|"
@@ -187,15 +189,39 @@ def _question_values(item: JudgeItem, kind: Kind) -> list:
     return kind.read(item.question) if item.question and kind.restatable else []
 
 
+def _cut_through(reading: Reading, commitment: Commitment) -> bool:
+    """Whether the reply breaks off at the end of the committed span, so that its value may be cut short
+    ("The answer is: 4" of 47); a span followed by anything, even a line break, was written whole."""
+    return reading.cut_off and reading.reply.rstrip(" \t*_`").endswith(commitment.text)
+
+
+def _whole_commitments(reading: Reading) -> tuple[tuple[Commitment, ...], str | None]:
+    """The commitments whose value is whole, or why the answer cannot be read.
+
+    A last commitment that the cut runs through counts only as a repetition of the one before
+    it, cut short ("#### 47 / The answer is: 4"): it is dropped when that one's text begins with
+    it and no correction comes between; otherwise the answer is unclear.
+    """
+    *earlier, last = reading.commitments
+    if not _cut_through(reading, last):
+        return reading.commitments, None
+    if earlier and earlier[-1].text.startswith(last.text) and not _corrected_between(reading.reply, earlier[-1], last):
+        return tuple(earlier), None
+    return reading.commitments, f"cut off inside the committed answer: {last.text[-40:]!r}"
+
+
 def _reconcile(reading: Reading, kind: Kind) -> _Answer:
     """The last commitment's value, if every earlier commitment agrees with it or was explicitly corrected.
 
     Commitments without a value of the kind ("The answer is as follows:") are passed over.
     """
-    reads = [(c, read_value(c.text, kind)) for c in reading.commitments]
+    commitments, cut = _whole_commitments(reading)
+    if cut:
+        return _Answer(commitments[-1], problem=cut)
+    reads = [(c, read_value(c.text, kind)) for c in commitments]
     stated = [(c, r) for c, r in reads if r.value is not None or r.problem]
     if not stated:
-        return _Answer(reading.final)
+        return _Answer(commitments[-1])
     final, final_read = stated[-1]
     if final_read.problem:
         return _Answer(final, problem=final_read.problem)
@@ -252,6 +278,23 @@ def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | 
                      f"{kind.name} {'equals' if equal else 'differs from'} the reference", item.truncated)
 
 
+_INLINE_EQUATION = re.compile(r"\$[^$]*=[^$]*\$")
+
+
+def _without_the_questions_math(sentence: str, question: str | None) -> str:
+    """The sentence without the equations it copies from the question, whose ``=`` states no result of the reply.
+
+    Examples
+    --------
+    >>> _without_the_questions_math("There are 6 solutions to $x^2 + 5a = 0$.", "How many … $x^2 + 5a = 0$ …?")
+    'There are 6 solutions to .'
+    """
+    copied = [m.group(0) for m in _INLINE_EQUATION.finditer(sentence) if question and m.group(0) in question]
+    for formula in copied:
+        sentence = sentence.replace(formula, "")
+    return sentence
+
+
 def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold) -> Judgement | _Undecided:
     """A reply without explicit commitment, by its concluding sentence.
 
@@ -261,7 +304,7 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold)
     if _REFUSAL.search(conclusion.text) and not mentions_a_number(conclusion.text) \
             and normalise_text(item.reference) != "unanswerable":  # ToT's answer to a question that has none
         return _no_answer(item, "declines to answer")
-    read = read_value(conclusion.text, kind, _question_values(item, kind))
+    read = read_value(_without_the_questions_math(conclusion.text, item.question), kind, _question_values(item, kind))
     if read.value is None and read.problem is None:
         if read.restated:
             shown = ", ".join(kind.show(v) for v in read.restated)
@@ -269,6 +312,74 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold)
         if kind.written_with_digits and not mentions_a_number(conclusion.text):
             return _no_answer(item, "no answer stated")
     return _compare(item, _Answer(conclusion, read.value, read.problem), kind, gold)
+
+
+def _could_state_the_reference(reading: Reading, kind: Kind, gold) -> bool:
+    """Whether any value of another kind that the reply commits to or concludes could be the reference in part."""
+    spans = [c.text for c in reading.commitments] + ([reading.conclusion.text] if reading.conclusion else [])
+    return any(other.could_state(value, gold) for other in kind.others for span in spans
+               for value in other.kind.read(span))
+
+
+def _wrong_unless_it_could_state(item: JudgeItem, reading: Reading, answer: _Answer, other: OtherKind, kind: Kind,
+                                 gold) -> Judgement | _Undecided:
+    """An answer of another kind is wrong unless a value of another kind in the reply could be the reference in part."""
+    shown = other.kind.show(answer.value)
+    if _could_state_the_reference(reading, kind, gold):
+        return _Undecided(answer.span, f"commits to the {other.kind.name} {shown}, which may be part of the reference",
+                          math_verify=False)
+    return Judgement("wrong", shown, "deterministic", f"commits to the {other.kind.name} {shown}, not a {kind.name}",
+                     item.truncated)
+
+
+def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | None:
+    """Explicit answers without a value of the reference's kind, by the value of another kind they state.
+
+    Read with the same rules (hedges, negations, agreement between commitments), such an answer
+    ("368" for a date) is wrong unless something the reply commits to could be the reference in
+    part ("2013" for 08/24/2013, "15:08" for a {day, time} record), and unless the reply then
+    concludes a value of the reference's kind. ``None`` when the commitments state no value of
+    another kind either.
+    """
+    if reading.conclusion is not None and kind.read(reading.conclusion.text):
+        return None
+    for other in kind.others:
+        answer = _reconcile(reading, other.kind)
+        if answer.problem:
+            return _Undecided(answer.span, answer.problem, math_verify=False)
+        if answer.value is not None:
+            return _wrong_unless_it_could_state(item, reading, answer, other, kind, gold)
+    return None
+
+
+def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
+    """A reply by its explicit commitments (and a later concluding sentence that disagrees with them)."""
+    answer = _reconcile(reading, kind)
+    if answer.value is not None and reading.conclusion is not None:
+        answer = _checked_against_conclusion(item, reading, answer, kind)
+    if answer.value is None and answer.problem is None:
+        return _judge_other_kind(item, reading, kind, gold) or _compare(item, answer, kind, gold)
+    return _compare(item, answer, kind, gold)
+
+
+def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
+    """A reply by its explicit commitments, or else by its concluding sentence."""
+    if not reading.commitments:
+        return _judge_conclusion(item, reading.conclusion, kind, gold)
+    return _judge_commitments(item, reading, kind, gold)
+
+
+def _another_number(item: JudgeItem, reading: Reading, undecided: _Undecided) -> Judgement | _Undecided:
+    """A LaTeX reference that is one number (``\\frac{5}{16}``), answered in plain text with another number: wrong.
+
+    "The probability … is 1/100." is read as a number. An equal number is left to math-verify or
+    a later stage: the number reader does not see everything a plain sentence may do to a number
+    ("5/16 of the whole board").
+    """
+    if parse_number(item.reference) is None or not written_plainly(undecided.span):
+        return undecided
+    verdict = _judge_reading(item, reading, NUMBER, NUMBER.read(item.reference)[0])
+    return verdict if isinstance(verdict, Judgement) and verdict.outcome == "wrong" else undecided
 
 
 def _record_keys(reference: str, answer_format: AnswerFormat) -> tuple[str, ...]:
@@ -289,12 +400,10 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
     if len(gold) != 1:
         return _Undecided(reading.final.text, f"no deterministic comparison for this {answer_format} reference",
                           math_verify=bool(reading.commitments))
-    if not reading.commitments:
-        return _judge_conclusion(item, reading.conclusion, kind, gold[0])
-    answer = _reconcile(reading, kind)
-    if answer.value is not None and reading.conclusion is not None:
-        answer = _checked_against_conclusion(item, reading, answer, kind)
-    return _compare(item, answer, kind, gold[0])
+    verdict = _judge_reading(item, reading, kind, gold[0])
+    if isinstance(verdict, _Undecided) and kind is LATEX:
+        return _another_number(item, reading, verdict)
+    return verdict
 
 
 # ---------------------------------------------------------------- the later stages

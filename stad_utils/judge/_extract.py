@@ -256,22 +256,44 @@ def answer_lines(text: str, skip: Regions = ()) -> list[Commitment]:
 
 
 _IS_THE_ANSWER = re.compile(r"\s*\b(?:is|was)\s+(?:the|my|our)\s+(?:final\s+|correct\s+)?answer\b", re.IGNORECASE)
+# "This is the answer (to your question)." points back at the sentence before; "This is the answer: 18" does not.
+_POINTS_BACK = re.compile(r"(?:(?:so|and),?\s+)?(?:this|that|it|which)", re.IGNORECASE)
+_NOTHING_AFTER_THE_ANSWER = re.compile(r"(?:\s+to\s+(?:the|your|this)\s+(?:given\s+)?(?:question|problem))?[\s.!*_]*",
+                                       re.IGNORECASE)
+
+
+def _pointed_at(sentences: list[tuple[str, int, int]], index: int, marker: re.Match) -> tuple[str, int] | None:
+    """The sentence before a "This is the answer." that points back at it, with where it starts."""
+    sentence = sentences[index][0]
+    points_back = _POINTS_BACK.fullmatch(_strip_markup(sentence[:marker.start()]))
+    if index == 0 or not points_back or not _NOTHING_AFTER_THE_ANSWER.fullmatch(sentence[marker.end():]):
+        return None
+    before, start, _ = sentences[index - 1]
+    return _strip_markup(before), start
 
 
 def is_the_answer_sentences(text: str, skip: Regions = ()) -> list[Commitment]:
     """Every sentence ``<answer> is the answer``: its text before "is the answer" is the span.
 
+    A sentence that only points back ("This is the answer.", "That is the answer to your
+    question.") commits to the sentence just before it.
+
     Examples
     --------
     >>> [c.text for c in is_the_answer_sentences("So, 100 * 10 = 1000 dollars is the answer. Ravi makes 1")]
     ['So, 100 * 10 = 1000 dollars']
+    >>> [c.text for c in is_the_answer_sentences("So 800 * $2.00 = $1600.\\n\\nThis is the answer to your question.")]
+    ['So 800 * $2.00 = $1600.']
     """
     found = []
-    for sentence, start, end in _sentences(text):
+    sentences = [piece for piece in _sentences(text) if piece[0].strip()]
+    for index, (sentence, start, end) in enumerate(sentences):
         marker = _IS_THE_ANSWER.search(sentence)
-        span = _strip_markup(sentence[:marker.start()]) if marker else ""
-        if span and not _inside(start + marker.start(), skip):
-            found.append(Commitment("answer_line", span, start, end))
+        if not marker or _inside(start + marker.start(), skip):
+            continue
+        span, span_start = _pointed_at(sentences, index, marker) or (_strip_markup(sentence[:marker.start()]), start)
+        if span:
+            found.append(Commitment("answer_line", span, span_start, end))
     return found
 
 
@@ -287,17 +309,28 @@ _UNFINISHED = re.compile(r"(?:[,:;(\[{+\-*/=×÷]|\b(?:and|or|by|is|are|of|the|t
                          re.IGNORECASE)
 
 
+def _without_closing_bold(sentence: str) -> str:
+    """The sentence without a closing ``**`` or ``__`` (Markdown bold, not a trailing operator)."""
+    for mark in ("**", "__"):
+        if sentence.endswith(mark) and sentence.count(mark) % 2 == 0:
+            return sentence[:-len(mark)]
+    return sentence
+
+
 def stops_mid_sentence(text: str) -> bool:
     """Whether a reply visibly breaks off: in an operator, a comma, a colon, a connective or an open bracket.
 
-    Replies recorded without a finish reason are cut off too; this is how their cut shows.
+    Replies recorded without a finish reason are cut off too; this is how their cut shows. A
+    closing Markdown bold (``**Answer: $94**``) is no multiplication sign.
 
     Examples
     --------
     >>> [stops_mid_sentence(reply) for reply in ("It is (2 + 1 +", "The gap is (1", "So, Maya has 25 apples")]
     [True, True, False]
+    >>> stops_mid_sentence("**Answer: $94**"), stops_mid_sentence("Total: 2 *")
+    (False, True)
     """
-    last = _sentences(text.rstrip())[-1][0]
+    last = _without_closing_bold(_sentences(text.rstrip())[-1][0])
     return bool(_UNFINISHED.search(last)) or last.count("(") > last.count(")")
 
 

@@ -4,6 +4,11 @@ A `Kind` reads every value of its kind in a text (in order) and compares a candi
 reference: ``True`` (equal), ``False`` (different) or ``None`` (it cannot tell: free text that
 differs from the reference). The kinds are numbers, clock times, durations, years with an era,
 calendar dates, weekdays, entity names (``E49``), free text, lists, sets and ToT records.
+
+A kind may also name the *other* kinds an answer to it is sometimes written in by mistake
+(`OtherKind`: a number where a date is asked), each with whether such a value could still state
+the reference, whole or in part; the cascade calls an explicit answer of another kind wrong only
+when it could not.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import math
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -44,6 +49,9 @@ class Kind:
         weekdays); a name the question offers as a choice (``E49``) is not.
     written_with_digits : bool
         Values of this kind contain digits, so a concluding sentence without any states no answer.
+    others : tuple of OtherKind
+        Kinds an answer may be written in instead of this one, most specific first ("368" where a
+        date is asked); none where another kind could be a legitimate writing of the answer.
     """
 
     name: str
@@ -54,6 +62,25 @@ class Kind:
     scalar: bool = True
     restatable: bool = True
     written_with_digits: bool = True
+    others: tuple[OtherKind, ...] = ()
+
+
+@dataclass(frozen=True)
+class OtherKind:
+    """A kind of value an answer may state instead of the reference's kind.
+
+    Attributes
+    ----------
+    kind : Kind
+        Reads the values of the other kind.
+    could_state : callable
+        ``could_state(value, reference) -> bool``: whether the value could still be the reference,
+        or a part of it, written another way (a date's year for a number, a ToT record's time).
+        An explicit answer of the other kind that could not is wrong; one that could is undecided.
+    """
+
+    kind: Kind
+    could_state: Callable[[Any, Any], bool]
 
 
 def distinct(values: list, kind: Kind) -> list:
@@ -173,6 +200,23 @@ def _show_number(number: Number) -> str:
 
 NUMBER = Kind("number", numbers_in, number_matches, lambda a, b: a.value == b.value, _show_number)
 
+
+def _equal_at_its_precision(number: Number, value: Fraction) -> bool:
+    """Whether ``number`` is ``value``, written exactly or rounded to the decimals it is written with.
+
+    Examples
+    --------
+    >>> [_equal_at_its_precision(n, Fraction(39495, 3600)) for n in numbers_in("10.97 10.9708 11")]
+    [True, True, False]
+    """
+    return number.value == value or bool(number.decimals) and _round_half_up(value, number.decimals) == number.value
+
+
+def _run_together(larger: int, smaller: int) -> set[Fraction]:
+    """Two parts of a time written as one number: 17 and 55 as ``1755`` or ``17.55``."""
+    return {Fraction(100 * larger + smaller), larger + Fraction(smaller, 100)}
+
+
 _NUMBER_WORD = re.compile(r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|"
                           r"twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|half)\b",
                           re.IGNORECASE)
@@ -232,8 +276,24 @@ def _show_clock(clock: Clock) -> str:
     return f"{hours:02d}:{minutes:02d}" + (f":{seconds:02d}" if seconds else "")
 
 
-CLOCK = Kind("clock time", clocks_in, clock_matches,
-             lambda a, b: clock_matches(a, b) or clock_matches(b, a), _show_clock)
+def _number_could_state_clock(number: Number, clock: Clock) -> bool:
+    """Whether a number could be the clock time, or a part of it: its hour (12- or 24-hour), its minute or
+    second, or its hour and minute run together (``1755``, ``5.55``).
+
+    Examples
+    --------
+    >>> [_number_could_state_clock(n, clocks_in("5:55 PM")[0]) for n in numbers_in("5 17 55 555 5.55 250")]
+    [True, True, True, True, True, False]
+    """
+    hour, rest = divmod(clock.seconds, 3600)
+    minute, second = divmod(rest, 60)
+    hours = {hour, hour % 12 or 12}
+    parts = hours | {minute, second} | {written for h in hours for written in _run_together(h, minute)}
+    return number.value in parts
+
+
+CLOCK = Kind("clock time", clocks_in, clock_matches, lambda a, b: clock_matches(a, b) or clock_matches(b, a),
+             _show_clock, others=(OtherKind(NUMBER, _number_could_state_clock),))
 
 
 # ---------------------------------------------------------------- durations
@@ -363,8 +423,34 @@ def calendar_matches(candidate: CalendarDate, reference: CalendarDate) -> bool |
     return True if len(candidate.readings) == len(reference.readings) == 1 else None
 
 
+def _date_parts(date: CalendarDate) -> set[int]:
+    """The numbers a date is written with, alone or run together: ``2013``, ``8``, ``24``, ``20130824`` …"""
+    parts = set()
+    for day in date.readings:
+        parts |= {day.year, day.month, day.day}
+        parts |= {int(day.strftime(order)) for order in ("%Y%m%d", "%m%d%Y", "%d%m%Y")}
+    return parts
+
+
+def _number_could_state_date(number: Number, date: CalendarDate) -> bool:
+    """Whether a number could be the date, or a part of it (its year, month or day; ``20130824``); the same
+    question tells whether a date could hold the number asked for ("What year …?" answered with a date).
+
+    Examples
+    --------
+    >>> [gold] = calendar_dates_in("08/24/2013")
+    >>> [_number_could_state_date(n, gold) for n in numbers_in("2013 24 20130824 368 22.14")]
+    [True, True, True, False, False]
+    """
+    return number.value in _date_parts(date)
+
+
 CALENDAR_DATE = Kind("date", calendar_dates_in, calendar_matches, lambda a, b: a.readings == b.readings,
-                     show=lambda date: " or ".join(sorted(d.isoformat() for d in date.readings)))
+                     show=lambda date: " or ".join(sorted(d.isoformat() for d in date.readings)),
+                     others=(OtherKind(NUMBER, _number_could_state_date),))
+NUMBER_ANSWER = replace(NUMBER, others=(
+    OtherKind(CALENDAR_DATE, lambda date, gold: _number_could_state_date(gold, date)),))
+"""A number asked for: a calendar date in its place is another kind of answer ("2005-01-13" for 21)."""
 
 
 # ---------------------------------------------------------------- names and free text
@@ -374,9 +460,31 @@ def normalise_text(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
+_ORDINAL = re.compile(r"(?<![\w.])(\d+)(?:st|nd|rd|th)\b")
+
+
+def day_numbers_in(text: str) -> list[Number]:
+    """The numbers and ordinals in ``text``: how a reply may number a day of the week.
+
+    Examples
+    --------
+    >>> [int(n.value) for n in day_numbers_in("the 27th day of the week, or day 3")]
+    [3, 27]
+    """
+    return numbers_in(text) + [Number(Fraction(int(ordinal)), None) for ordinal in _ORDINAL.findall(text)]
+
+
+def _could_be_a_weekday_number(number: Number, _weekday) -> bool:
+    """Whether a number could name a day of the week: 0 to 7, as weeks are counted from 0 or 1, Sunday or Monday."""
+    return 0 <= number.value <= 7
+
+
+WEEKDAY_NUMBER = OtherKind(replace(NUMBER, read=day_numbers_in), _could_be_a_weekday_number)
+"""A number or ordinal where a weekday is asked ("19", "the 27th day of the week")."""
+
 _WEEKDAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.IGNORECASE)
 WEEKDAY = Kind("weekday", lambda text: [day.lower() for day in _WEEKDAY.findall(text)], operator.eq,
-               written_with_digits=False)
+               written_with_digits=False, others=(WEEKDAY_NUMBER,))
 
 _ENTITY = re.compile(r"\b[A-Za-z]+\d+\b")
 ENTITY = Kind("name", lambda text: [name.upper() for name in _ENTITY.findall(text)], operator.eq,
@@ -399,6 +507,20 @@ def _compact_latex(text: str) -> list[str]:
 
 LATEX = Kind("expression", _compact_latex, _equal_or_unknown, restatable=False, written_with_digits=False)
 """A LaTeX answer: the same text is correct; any other is left to math-verify."""
+
+_SYMBOLIC = re.compile(r"[\\$^_{}π√∞%]|\d\s*!|\b(?:sqrt|pi|log|ln|exp|sin|cos|tan|cot|sec|csc)\b", re.IGNORECASE)
+
+
+def written_plainly(text: str) -> bool:
+    """Whether ``text`` writes its numbers plainly: no LaTeX, root, power, percent, factorial or function
+    that changes what a number in it is worth (``\\sqrt{25/256}``, ``31.25%``, ``3!``).
+
+    Examples
+    --------
+    >>> [written_plainly(text) for text in ("The probability is 1/100.", "It is $\\frac{1}{100}$", "31.25%")]
+    [True, False, False]
+    """
+    return _SYMBOLIC.search(text) is None
 
 
 # ---------------------------------------------------------------- lists and sets
@@ -501,7 +623,31 @@ def _time_record_kind(units: dict[str, int]) -> Kind:
             return from_records
         return durations_in(text) or [Fraction(int(h) * 3600 + int(m) * 60 + int(s)) for h, m, s in _HMS.findall(text)]
 
-    return Kind("duration", read, operator.eq, show=_show_duration, scalar=False, restatable=False)
+    return Kind("duration", read, operator.eq, show=_show_duration, scalar=False, restatable=False,
+                others=(OtherKind(NUMBER, _number_could_state_duration(units)),))
+
+
+def _number_could_state_duration(units: dict[str, int]) -> Callable[[Number, Fraction], bool]:
+    """Whether a bare number could be a duration record, or a part of it: one of its fields, its total in one
+    of its units (``39495`` seconds, ``10.97`` hours), or its two largest fields run together (``10.58``).
+
+    Examples
+    --------
+    >>> could_state = _number_could_state_duration({"H": 3600, "M": 60, "S": 1})
+    >>> [could_state(n, Fraction(39495)) for n in numbers_in("58 39495 10.97 10.58 4 175")]
+    [True, True, True, True, False, False]
+    """
+    sizes = sorted(set(units.values()), reverse=True)
+
+    def could_state(number: Number, seconds: Fraction) -> bool:
+        fields, rest = [], seconds
+        for size in sizes:
+            whole, rest = divmod(rest, size)
+            fields.append(whole)
+        parts = set(fields) | (_run_together(*fields[:2]) if len(fields) > 1 else set())
+        return number.value in parts or any(_equal_at_its_precision(number, seconds / size) for size in sizes)
+
+    return could_state
 
 
 def _field_matches(candidate, reference) -> bool:
@@ -516,7 +662,56 @@ def _field_matches(candidate, reference) -> bool:
     return normalise_text(candidate) == normalise_text(reference)
 
 
-def _fields_record_kind(keys: list[str]) -> Kind:
+def _same_minute_of_day(candidate: Clock, reference: Clock) -> bool:
+    """The same time to the minute (either may leave the seconds out), in either half of the day if unsaid."""
+    def to_the_minute(clock: Clock) -> Clock:
+        return Clock(clock.seconds - clock.seconds % 60, clock.unambiguous)
+
+    return clock_matches(to_the_minute(candidate), to_the_minute(reference))
+
+
+def _time_of_day_others(clock_key: str) -> tuple[OtherKind, ...]:
+    """What a ToT ``{"day": "+3", "time": "20:48:33"}`` record is sometimes answered with instead.
+
+    A time alone leaves the day out: it could state the record only when it is the record's time
+    (to the minute). A duration could be the time, the day offset, or both, counted from midnight;
+    a bare number one of the record's day offset, hour, minute or second.
+
+    Examples
+    --------
+    >>> clock, duration, number = _time_of_day_others("time")
+    >>> gold = {"day": "+3", "time": "20:48:33"}
+    >>> [clock.could_state(c, gold) for c in clocks_in("20:48 8:48:33 12:08:58")]
+    [True, True, False]
+    >>> [duration.could_state(d, gold) for d in durations_in("3 days or 4.8 hours")]
+    [True, False]
+    >>> [number.could_state(n, gold) for n in numbers_in("3 48 175")]
+    [True, True, False]
+    """
+
+    def time_of(record: dict) -> Clock:
+        return clocks_in(str(record[clock_key]))[0]
+
+    def day_offsets(record: dict) -> set[Fraction]:
+        written = (_as_number(str(value)) for key, value in record.items() if key != clock_key)
+        return {days for days in written if days is not None} | {Fraction(0)}
+
+    def clock_could_state(clock: Clock, record: dict) -> bool:
+        return _same_minute_of_day(clock, time_of(record))
+
+    def duration_could_state(seconds: Fraction, record: dict) -> bool:
+        since_midnight = (time_of(record).seconds, 0)
+        return any(seconds // 60 == (days * 86400 + time) // 60
+                   for days in day_offsets(record) for time in since_midnight)
+
+    def number_could_state(number: Number, record: dict) -> bool:
+        return _number_could_state_clock(number, time_of(record)) or number.value in day_offsets(record)
+
+    return (OtherKind(CLOCK, clock_could_state), OtherKind(DURATION, duration_could_state),
+            OtherKind(NUMBER, number_could_state))
+
+
+def _fields_record_kind(keys: list[str], others: tuple[OtherKind, ...] = ()) -> Kind:
     """A record compared field by field (ToT's ``{"day": "+1", "time": "04:31"}``)."""
 
     def read(text: str) -> list[dict]:
@@ -526,7 +721,7 @@ def _fields_record_kind(keys: list[str]) -> Kind:
         return all(_field_matches(candidate[key], reference[key]) for key in keys)
 
     return Kind("record", read, matches, same=matches, show=json.dumps, scalar=False, restatable=False,
-                written_with_digits=False)
+                written_with_digits=False, others=others)
 
 
 def record_kind(reference: str) -> Kind | None:
@@ -538,7 +733,11 @@ def record_kind(reference: str) -> Kind | None:
     if not isinstance(gold, dict) or not gold:
         return None
     units = _unit_seconds(set(gold))
-    return _time_record_kind(units) if units else _fields_record_kind(list(gold))
+    if units:
+        return _time_record_kind(units)
+    clock_keys = [key for key, value in gold.items() if ":" in str(value) and len(clocks_in(str(value))) == 1]
+    others = _time_of_day_others(clock_keys[0]) if len(clock_keys) == 1 else ()
+    return _fields_record_kind(list(gold), others)
 
 
 # ---------------------------------------------------------------- choosing the kind
@@ -577,6 +776,14 @@ def _text_kind(reference: str) -> Kind:
     return FREE_TEXT
 
 
+def _list_kind(kind: Kind, reference: str) -> Kind:
+    """A list or set of weekdays may be answered with a day's number instead; other lists are not."""
+    items = lists_in(reference)
+    if items and items[0] and all(_WEEKDAY.fullmatch(item) for item in items[0]):
+        return replace(kind, others=(WEEKDAY_NUMBER,))
+    return kind
+
+
 def kind_for(reference: str, answer_format: AnswerFormat) -> Kind | None:
     """The kind that reads and compares answers to ``reference``; ``None`` for a record that is no JSON object.
 
@@ -591,5 +798,6 @@ def kind_for(reference: str, answer_format: AnswerFormat) -> Kind | None:
         return record_kind(reference)
     if answer_format == "text":
         return _text_kind(reference)
-    return {"number": NUMBER, "clock": CLOCK, "duration": DURATION, "list": ORDERED_LIST, "set": UNORDERED_LIST,
-            "latex": LATEX}[answer_format]
+    if answer_format in ("list", "set"):
+        return _list_kind(ORDERED_LIST if answer_format == "list" else UNORDERED_LIST, reference)
+    return {"number": NUMBER_ANSWER, "clock": CLOCK, "duration": DURATION, "latex": LATEX}[answer_format]
