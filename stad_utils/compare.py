@@ -361,8 +361,9 @@ def _profile_sentence(result: dict, a: str, b: str, accuracy_differs: bool, help
         return f"Bottleneck profiles are not compared: {profile['refused']}."
     where = f"on the {profile['n_tasks']} tasks where both needed help"
     if profile["p_value"] >= ALPHA:
+        n_skills = len(profile["skills"])
         return (f"No significant difference in bottleneck profiles detected {where} (permutation "
-                f"{p_words(profile['p_value'])}, {len(profile['skills'])} skills).")
+                f"{p_words(profile['p_value'])}, {n_skills} skill{'' if n_skills == 1 else 's'}).")
     largest = profile["largest_difference"]
     rates = [largest[model] for model in result["models"]]
     detail = (f"bottleneck-rate distance {profile['distance']:.2f}, permutation {p_words(profile['p_value'])}; "
