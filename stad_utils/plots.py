@@ -18,7 +18,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, policy_of, skill_table,
+from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, policy_of, skill_table,
                        success_by_level, undetermined_counts, undetermined_words)
 from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
 from .definitions import MIN_SUPPORT, UNRESOLVED
@@ -408,6 +408,36 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6):
 # ------------------------------------------------------------------------------------------ the notebooks' sets
 
 
+def plot_k_stability(items: Sequence[Outcome]):
+    """Per model and task, the k of each repeated sample: how stable is the diagnosis of one task?"""
+    title = "How stable is k across repeated samples?"
+    table = k_stability(items)
+    models = list(model_names(items))
+    fig, axes = plt.subplots(1, len(models), squeeze=False, sharey=True,
+                             figsize=(4 + 4 * len(models), 2.5 + 0.28 * table["task_id"].nunique()))
+    levels = sorted({k for ks in table["k_by_sample"] for k in ks if k is not None}, key=k_order)
+    solved = [k for k in levels if k >= 0]
+    colours = {**dict(zip(solved, sns.color_palette("viridis", n_colors=len(solved)))), -1: "indianred"}
+    tasks = sorted(table["task_id"].unique())
+    for ax, model in zip(axes[0], models):
+        rows = table[table["model"] == model].set_index("task_id").reindex(tasks)
+        left = np.zeros(len(tasks))
+        for k in [*levels, None]:
+            counts = rows["k_by_sample"].map(lambda ks: sum(value == k for value in ks) if isinstance(ks, list) else 0)
+            ax.barh(range(len(tasks)), counts, left=left, color=colours.get(k, "lightgrey"),
+                    label=k_label(k) if k is not None else "undetermined")
+            left += counts.to_numpy(dtype=float)
+        same = rows["same_k"].mean()
+        ax.set(title=textwrap.fill(f"{model_names(items)[model]}: same k in every sample for {same:.0%} of tasks", 34),
+               xlabel="samples")
+        ax.set_yticks(range(len(tasks)), tasks, fontsize="x-small")
+    axes[0][0].invert_yaxis()  # once: the panels share their y axis
+    axes[0][0].legend()
+    fig.suptitle(title, fontsize="large")
+    _finish_with_legend(fig, axes[0][0])
+    return fig
+
+
 def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT,
                      n_resamples: int = 1000) -> dict:
     """The figures of ``06_analyze`` by file name (help from content only when placebos were asked)."""
@@ -416,6 +446,8 @@ def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, mi
                "skills": plot_skills(items, max_shown, min_support)}
     if any(o.placebo for o in items):
         figures["help_from_content"] = plot_help_from_content(items, n_resamples)
+    if any(o.sample > 0 for o in items):
+        figures["k_stability"] = plot_k_stability(items)
     return figures
 
 

@@ -101,3 +101,13 @@ def test_pair_gaps_are_refused_under_on_failure():
     assert "not computed under policy on_failure" in texts.replace("\n", " ")
     subtitle = figures["success_by_level"].axes[0].get_title()
     assert "on_failure" in subtitle
+
+
+def test_repeated_samples_get_a_k_stability_figure_that_fits():
+    from stad_utils.plots import plot_k_stability
+
+    items = [outcome(m, f"t{i}", ["add", "mul"], [s % 2 == 0, True], [True, True]).model_copy(update={"sample": s})
+             for i in range(12) for s in range(3) for m in ("model-a", "a much longer simulated model name")]
+    fig = plot_k_stability(items)
+    assert not label_overlaps(fig) and not texts_cut_off(fig)
+    assert "k_stability" in analysis_figures(items, n_resamples=20)
