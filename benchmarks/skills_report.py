@@ -7,6 +7,10 @@
    clusters, the skill table (name, steps, share, examples) with rare skills folded into
    "other (n skills)", and whether the goal is met: at most 30 skills shown by name, covering
    at least 90% of the steps, each with at least 1% of them. It saves both figures.
+   The operation labels themselves are checked against a blind annotation of 150 random steps
+   (``tests/fixtures/gsm8k_step_skills.jsonl``: an annotator chose one label of the same list per
+   step from the question and the solution line, without seeing the labeller's choice):
+   agreement and Cohen's kappa.
 2. The quickstart's 30 generated tasks (oracle teacher): their steps carry known labels, so
    the description clusters (the mode the quickstart uses) are compared with them (adjusted
    Rand index). Clustering the labels themselves would make that comparison circular.
@@ -26,7 +30,7 @@ import pandas as pd
 from stad_utils.skills import SkillMapper, label_agreement, map_skills, plot_skill_shares, skill_summary
 from stad_utils.stages import build_ladders, decompose
 from stad_utils.tasks import generate_tasks, load_tasks
-from stad_utils.teachers import GSM8KSolutionTeacher, OracleTeacher
+from stad_utils.teachers import GSM8KSolutionTeacher, OracleTeacher, gsm8k_solution_steps
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_SHOWN, MIN_SHARE, MIN_COVERAGE = 30, 0.01, 0.90
@@ -60,7 +64,8 @@ def goal_lines(summary: pd.DataFrame) -> list[str]:
 
 def gsm8k_report(data: Path, out: Path) -> None:
     start = time.perf_counter()
-    ladders = verified_ladders(load_tasks("gsm8k", data_path=str(data)), GSM8KSolutionTeacher())
+    tasks = load_tasks("gsm8k", data_path=str(data))
+    ladders = verified_ladders(tasks, GSM8KSolutionTeacher())
     n_steps = sum(ladder.n_steps for ladder in ladders)
     print(f"## GSM8K test set: {len(ladders):,} kept tasks, {n_steps:,} steps "
           f"(loaded and decomposed in {time.perf_counter() - start:.1f} s)\n")
@@ -73,6 +78,11 @@ def gsm8k_report(data: Path, out: Path) -> None:
         print(f"### clustering {cluster_on}s ({seconds:.1f} s)\n\n{describe_fit(mapper)}\n")
         print_table(summary)
         print("\n" + "\n".join(goal_lines(summary)))
+        if cluster_on == "skill":
+            agreement, kappa, confusions = annotation_agreement(tasks)
+            print(f"operation labels vs a blind annotation of {ANNOTATION.name}: agreement {agreement:.2f}, "
+                  f"Cohen's kappa {kappa:.2f}; most frequent disagreements (annotator → labeller):")
+            print(confusions.head(5).to_markdown(index=False))
         if cluster_on == "description":
             print(f"agreement of the description clusters with the operation labels (ARI): "
                   f"{label_agreement(skills):.3f}")
@@ -81,6 +91,27 @@ def gsm8k_report(data: Path, out: Path) -> None:
         fig.savefig(out / figure, dpi=100)
         width, height = fig.get_size_inches() * 100
         print(f"figure: {out / figure} ({width:.0f} × {height:.0f} px)\n")
+
+
+ANNOTATION = ROOT / "tests" / "fixtures" / "gsm8k_step_skills.jsonl"
+
+
+def annotation_agreement(tasks, annotation: Path = ANNOTATION) -> tuple[float, float, pd.DataFrame]:
+    """Agreement and Cohen's kappa of the operation labels with the blind annotation, and the disagreements.
+
+    The annotated steps were drawn from every test item, kept by the filters or not.
+    """
+    from sklearn.metrics import cohen_kappa_score
+
+    labelled = pd.read_json(annotation, lines=True)
+    steps = {(task.task_id, i): step.skill for task in tasks
+             for i, step in enumerate(gsm8k_solution_steps(task.solution), start=1)}
+    labelled["labeller"] = [steps[(task, step)] for task, step in zip(labelled["task_id"], labelled["step"])]
+    agreement = float((labelled["labeller"] == labelled["label"]).mean())
+    kappa = float(cohen_kappa_score(labelled["labeller"], labelled["label"]))
+    confusions = (labelled[labelled["labeller"] != labelled["label"]].groupby(["label", "labeller"]).size()
+                  .sort_values(ascending=False).rename("steps").reset_index())
+    return agreement, kappa, confusions
 
 
 def quickstart_report() -> None:

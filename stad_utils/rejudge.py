@@ -20,9 +20,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .judge import JudgeItem, LLMJudgeFn, judge_answers, judge_version
+from .judge import LLMJudgeFn, judge_answers, judge_version
 from .metrics import latest_verdicts, outcomes
-from .records import AnswerFormat, JudgeOutcome, Ladder, StepSkill, Verdict
+from .records import JudgeOutcome, Ladder, StepSkill, Verdict
+from .stages import judge_item, judged_fields
 from .store import RecordFile, RunPaths, read_records
 
 
@@ -43,11 +44,6 @@ def recorded_outcome(verdict: Verdict) -> JudgeOutcome:
     if verdict.correct:
         return "correct"
     return "no_answer" if verdict.decided_by == "no_answer" else "wrong"
-
-
-def _answer_format(verdict: Verdict, formats: dict[str, AnswerFormat]) -> AnswerFormat | None:
-    """As at evaluation: the task's format for originals, scaffolds and placebos; inferred for isolated steps."""
-    return None if verdict.variant == "isolated" else formats.get(verdict.task_id)
 
 
 def rejudge_run(run_dir: Path | str, llm_judge: LLMJudgeFn | None = None) -> pd.DataFrame:
@@ -76,15 +72,12 @@ def rejudge_run(run_dir: Path | str, llm_judge: LLMJudgeFn | None = None) -> pd.
     formats = {ladder.task_id: ladder.task.answer_format for ladder in ladders}
     current = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
     old = [v for v in current if v.response is not None]
-    items = [JudgeItem(v.response, v.reference, _answer_format(v, formats), question=v.prompt,
-                       truncated=v.truncated or v.finish_reason == "length") for v in old]
-    judgements = judge_answers(items, llm_judge)
-    version = judge_version(llm_judge)
-    new = [v.model_copy(update={
-        "outcome": j.outcome, "correct": j.correct, "extracted": j.extracted, "decided_by": j.decided_by,
-        "explanation": j.explanation, "judge_version": version, "truncated": j.truncated,
-        "error": f"judge: {j.explanation}" if j.outcome == "error" else None, "cached": False,
-    }) for v, j in zip(old, judgements)]
+    judgements = judge_answers([judge_item(v.variant, formats[v.task_id], v.reference, v.prompt, v.response,
+                                           "length" if v.truncated else v.finish_reason) for v in old], llm_judge)
+    # only the judge's fields change: the reply, its cost and whether it came from the cache stay as they were
+    new = [v.model_copy(update={**judged_fields(j, llm_judge),
+                                "error": f"judge: {j.explanation}" if j.outcome == "error" else None})
+           for v, j in zip(old, judgements)]
     RecordFile(paths.verdicts, Verdict).append(new)
     skills = read_records(paths.skills, StepSkill.model_validate) if paths.skills.exists() else []
     results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)

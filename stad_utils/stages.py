@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from .client import ChatResult
 from .definitions import check_policy
-from .judge import JudgeItem, LLMJudgeFn, judge_answers, judge_version
+from .judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from .metrics import latest_verdicts
 from .records import AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict
 from .store import RecordFile
@@ -171,8 +171,27 @@ class Question:
 
     @property
     def answer_format(self) -> AnswerFormat | None:
-        """Isolated steps have no declared format: the judge infers it from the step's answer."""
-        return None if self.variant == "isolated" else self.ladder.task.answer_format
+        return answer_format_of(self.variant, self.ladder.task.answer_format)
+
+
+def answer_format_of(variant: VariantKind, task_format: AnswerFormat) -> AnswerFormat | None:
+    """How a question's reply is compared: isolated steps have no declared format (the judge infers
+    it from the step's answer); the original, scaffold and placebo levels have the task's."""
+    return None if variant == "isolated" else task_format
+
+
+def judge_item(variant: VariantKind, task_format: AnswerFormat, reference: str, prompt: str, response: str | None,
+               finish_reason: str | None) -> JudgeItem:
+    """What the judge needs of one reply: evaluation and re-judging build it the same way."""
+    return JudgeItem(response, reference, answer_format_of(variant, task_format), question=prompt,
+                     truncated=finish_reason == "length")
+
+
+def judged_fields(judgement: Judgement, llm_judge: LLMJudgeFn | None) -> dict:
+    """The fields of a `Verdict` that the judge sets (the reply's fields stay as they were)."""
+    return {"outcome": judgement.outcome, "correct": judgement.correct, "extracted": judgement.extracted,
+            "decided_by": judgement.decided_by, "explanation": judgement.explanation,
+            "judge_version": judge_version(llm_judge), "truncated": judgement.truncated}
 
 
 def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
@@ -198,7 +217,8 @@ def _questions(ladders: Sequence[Ladder], n_samples: int, **which: bool) -> list
             for variant, level, prompt, reference in evaluation_items(ladder, **which)]
 
 
-def verdict_key(verdict: Verdict) -> tuple[str, str, int, int]:
+def _question_key(verdict: Verdict) -> tuple[str, str, int, int]:
+    """The question a verdict of one model answers (`Question.key`)."""
     return verdict.task_id, verdict.variant, verdict.level, verdict.sample
 
 
@@ -242,9 +262,12 @@ def evaluate(
     ladders = [ladder for ladder in ladders if ladder.verified]
     n_samples = target.endpoint.n_samples
     simulated = target.endpoint.kind == "simulated"
+    if placebo and not any(ladder.placebos for ladder in ladders):
+        warnings.warn("placebo levels were asked for, but the ladders have none: run 03_scaffold with "
+                      "placebo: true on a fresh run (existing ladders are not rewritten)", stacklevel=2)
 
     def current() -> dict[tuple[str, str, int, int], Verdict]:
-        return {verdict_key(v): v for v in latest_verdicts(store.read()).values() if v.model == target.model}
+        return {_question_key(v): v for v in latest_verdicts(store.read()).values() if v.model == target.model}
 
     def ask(questions: list[Question], desc: str) -> None:
         done = {key for key, verdict in current().items() if verdict.error is None}
@@ -263,8 +286,14 @@ def evaluate(
         # while other workers wait for the LLM judge.
         slots = target.endpoint.concurrency * len(getattr(target, "urls", [None]))
         with ThreadPoolExecutor(max_workers=2 * slots) as pool:
-            for finished in as_completed([pool.submit(answer, q) for q in todo]):
-                finished.result()
+            futures = [pool.submit(answer, q) for q in todo]
+            try:
+                for finished in as_completed(futures):
+                    finished.result()
+            except BaseException:  # a failure (a bug, an interrupt) stops the queue instead of asking everything
+                for future in futures:
+                    future.cancel()
+                raise
         bar.close()
 
     if policy == "full":
@@ -280,18 +309,16 @@ def evaluate(
 
 def _judged(question: Question, reply: ChatResult, model: str, llm_judge: LLMJudgeFn | None,
             policy: LadderPolicy, simulated: bool) -> Verdict:
-    truncated = reply.finish_reason == "length"
-    [judgement] = judge_answers([JudgeItem(reply.text, question.reference, question.answer_format,
-                                           question=question.prompt, truncated=truncated)], llm_judge)
-    error = reply.error or (f"judge: {judgement.explanation}" if judgement.outcome == "error" else None)
+    task = question.ladder.task
+    [judgement] = judge_answers([judge_item(question.variant, task.answer_format, question.reference, question.prompt,
+                                            reply.text, reply.finish_reason)], llm_judge)
     return Verdict(
         task_id=question.ladder.task_id, model=model, variant=question.variant, level=question.level,
         sample=question.sample, prompt=question.prompt, reference=question.reference, response=reply.text,
-        error=error, extracted=judgement.extracted, outcome=judgement.outcome, correct=judgement.correct,
-        decided_by=judgement.decided_by, explanation=judgement.explanation, judge_version=judge_version(llm_judge),
-        finish_reason=reply.finish_reason, prompt_tokens=reply.prompt_tokens or None,
-        completion_tokens=reply.completion_tokens or None, truncated=truncated, policy=policy, simulated=simulated,
-        latency_s=reply.latency_s, cached=reply.cached,
+        error=reply.error or (f"judge: {judgement.explanation}" if judgement.outcome == "error" else None),
+        **judged_fields(judgement, llm_judge), finish_reason=reply.finish_reason,
+        prompt_tokens=reply.prompt_tokens or None, completion_tokens=reply.completion_tokens or None,
+        policy=policy, simulated=simulated, latency_s=reply.latency_s, cached=reply.cached,
     )
 
 
@@ -301,6 +328,10 @@ def evaluate_targets(ladders: Sequence[Ladder], targets: Sequence, store: Path |
     Targets on separate endpoints then keep every server busy instead of waiting for each other.
     Returns each target's verdicts by model label.
     """
+    labels = [target.model for target in targets]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:  # their verdicts would share keys and overwrite each other
+        raise ValueError(f"two targets have the same name {repeated}: give each a distinct 'name'")
     shared = verdict_store(store)
     with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
         futures = {target.model: pool.submit(evaluate, ladders, target, shared, **options) for target in targets}
