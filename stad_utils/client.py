@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import openai
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) inside notebooks
 
@@ -71,6 +71,15 @@ class EndpointConfig(BaseModel):
     json_mode: Literal["none", "json_object", "json_schema", "llama_schema"] = "none"
     n_servers: int | None = None  # embedded only: single-thread llama.cpp servers to start (None: one per core)
     simulation: dict[str, Any] = {}  # simulated only: see `stad_utils.simulate.SimulatedTarget`
+
+    @field_validator("simulation")
+    @classmethod
+    def _known_simulation_keys(cls, block: dict[str, Any]) -> dict[str, Any]:
+        """A misspelt simulation key (``step_acuracy``) is refused like any other."""
+        from .simulate import Simulation  # the simulation imports the client: import it when needed
+
+        Simulation.model_validate(block)
+        return block
 
     @property
     def label(self) -> str:

@@ -1,9 +1,10 @@
 """``results/<run>/manifest.json``: what is needed to tell later exactly how a run was made.
 
-It records the project's git commit (and whether the tree had uncommitted changes), the
-versions of the packages that shape results, a hash of the resolved params, every
-endpoint's served model ids and ``Server`` header (from its models listing), the seeds,
-and the start and end times of each invocation of the runner.
+One entry per invocation of the runner (a run is often made by several: the chain, then a
+stage again), each with the project's git commit (and whether the tree had uncommitted
+changes), the versions of the packages that shape results, a hash of the resolved params,
+every endpoint's served model ids and ``Server`` header (from its models listing), the seeds,
+the stages asked for and completed, and the start and end times.
 """
 
 from __future__ import annotations
@@ -73,13 +74,12 @@ def seeds(node: Any, where: str = "") -> dict[str, Any]:
 
 def start_manifest(path: Path, params: dict, endpoints: dict[str, Any], stages: list[str]) -> dict:
     """Record this invocation of the runner (earlier invocations of the same run are kept)."""
-    manifest = json.loads(path.read_text()) if path.exists() else {"invocations": []}
-    manifest.update({
-        "run": params["run"], "git": git_state(), "python": platform.python_version(),
-        "platform": platform.platform(), "packages": package_versions(), "params_sha256": params_hash(params),
-        "seeds": seeds(params.get("stages") or {}), "endpoints": endpoints,
+    manifest = json.loads(path.read_text()) if path.exists() else {"run": params["run"], "invocations": []}
+    manifest["invocations"].append({
+        "stages": stages, "started": now(), "finished": None, "completed": [], "git": git_state(),
+        "python": platform.python_version(), "platform": platform.platform(), "packages": package_versions(),
+        "params_sha256": params_hash(params), "seeds": seeds(params.get("stages") or {}), "endpoints": endpoints,
     })
-    manifest["invocations"].append({"stages": stages, "started": now(), "finished": None, "completed": []})
     path.write_text(json.dumps(manifest, indent=2))
     return manifest
 

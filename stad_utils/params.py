@@ -32,6 +32,8 @@ PATH_KEYS = {"data_path", "skill_map_edits", "official_repo", "other_runs"}
 """Parameters (at any depth of a stage block) that hold file or folder paths."""
 RUNNER_PARAMETERS = {"run_dir", "cache_path"}
 """Parameters the runner sets itself for every stage."""
+SETTINGS = {"run", "results_dir", "cache", "stages", "anchors"}
+"""The top-level keys of a params file; ``anchors`` holds blocks the stages refer to (``teacher: &teacher …``)."""
 
 
 def load_params(path: Path | str) -> dict:
@@ -127,6 +129,9 @@ def check_params(path: Path | str, notebooks_dir: Path | str = NOTEBOOKS) -> Che
     except (OSError, ValueError, yaml.YAMLError) as exc:
         report.errors.append(str(exc))
         return report
+    for key in sorted(set(params) - SETTINGS):
+        report.errors.append(f"{path}: unknown top-level key '{key}'; the keys are {sorted(SETTINGS)} "
+                             "(put blocks that stages refer to under 'anchors')")
     for stage, values in (params.get("stages") or {}).items():
         if not isinstance(values, dict):
             report.errors.append(f"{path}: stages.{stage} must be a mapping of parameters")
@@ -143,9 +148,10 @@ def _check_stage(stage: str, values: dict, report: CheckReport, notebooks_dir: P
             report.errors.append(f"{where}: {stage} has no such parameter; it takes {sorted(declared)}")
             continue
         expected = _PYTHON_TYPES.get(declared[name]["inferred_type_name"])
-        if expected and value is not None and not isinstance(value, expected):
+        wrong_kind = isinstance(value, bool) and expected in (int, (int, float))  # YAML's true is not a number
+        if expected and value is not None and (wrong_kind or not isinstance(value, expected)):
             report.errors.append(f"{where}: expected {declared[name]['inferred_type_name']}, got {value!r}")
-    for where, block in _endpoint_blocks(stage, values):
+    for where, block in endpoint_blocks(stage, values):
         _check_endpoint(where, block, report)
     for where, teacher in _teacher_blocks(stage, values):
         _check_teacher(where, teacher, report)
@@ -164,7 +170,7 @@ def _check_stage(stage: str, values: dict, report: CheckReport, notebooks_dir: P
             report.errors.append(f"{where}: {value} does not exist")
 
 
-def _endpoint_blocks(stage: str, values: dict) -> Iterator[tuple[str, Any]]:
+def endpoint_blocks(stage: str, values: dict) -> Iterator[tuple[str, Any]]:
     prefix = f"stages.{stage}"
     for index, target in enumerate(values.get("targets") or []):
         yield f"{prefix}.targets[{index}]", target

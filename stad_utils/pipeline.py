@@ -25,13 +25,13 @@ from pathlib import Path
 
 import yaml
 
+from .client import EndpointUnavailable
 from .manifest import stage_finished, start_manifest
-from .params import NOTEBOOKS, STAGES, check_params, load_params, notebook_parameters, resolve_paths
-from .params import _endpoint_blocks as endpoint_blocks
+from .params import NOTEBOOKS, STAGES, check_params, endpoint_blocks, load_params, notebook_parameters, resolve_paths
+from .store import RunPaths
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
-from .client import EndpointUnavailable
-from .store import RunPaths
+RESULTS = NOTEBOOKS.parent / "results"  # where run folders go unless the params file says otherwise
 
 
 class StageFailed(RuntimeError):
@@ -76,7 +76,7 @@ def run_pipeline(
         if stage not in STAGES:
             raise ValueError(f"unknown stage {stage!r} in overrides; stages are {list(STAGES)}")
         params.setdefault("stages", {}).setdefault(stage, {}).update(values)
-    results = Path(results_dir or params.get("results_dir") or Path(params_path).resolve().parent / "results").resolve()
+    results = Path(results_dir or params.get("results_dir") or RESULTS).resolve()
     run_dir = results / params["run"]
     if fresh and run_dir.exists():
         shutil.rmtree(run_dir)

@@ -203,13 +203,6 @@ def open_client(
             cache.close()
 
 
-def served_models(client) -> list[dict]:
-    """What each endpoint of a client serves (model ids, server header), for the run manifest."""
-    if isinstance(client, ModelClient):
-        return client.preflight()
-    return [{"kind": client.endpoint.kind, "model": client.endpoint.model}]
-
-
 class VLLMEngineClient:
     """vLLM's offline in-process engine behind the `ModelClient` interface (GPU machines only).
 

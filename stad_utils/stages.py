@@ -139,18 +139,24 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
     # No teacher reply, or no usable judge verdict: the ladder is unavailable (retried on re-run), not failed.
     unanswered = {id(ladder) for (ladder, _, _), answer, check in zip(todo, answers, checks)
                   if answer is None or check.outcome == "error"}
+    undecided: dict[int, list[int]] = {}
     for (ladder, level, _), answer, check in zip(todo, answers, checks):
         ladder.verification.append(LevelCheck(level=level, answer=answer, correct=bool(check.correct),
                                               decided_by=check.decided_by, justification=check.explanation))
+        if check.outcome == "undecided":
+            undecided.setdefault(id(ladder), []).append(level)
     if unanswered:
         warnings.warn(f"{len(unanswered)} ladder(s) could not be verified (no teacher reply or judge verdict); "
-                      "re-run to retry them",
-                      stacklevel=3)
+                      "re-run to retry them", stacklevel=3)
     for ladder in ladders:
-        failed = [check.level for check in ladder.verification if not check.correct]
-        if ladder.verified and failed:
+        unsure = undecided.get(id(ladder), [])
+        failed = [check.level for check in ladder.verification if not check.correct and check.level not in unsure]
+        if ladder.verified and (failed or unsure):
             ladder.verified = False
-            ladder.drop_reason = f"teacher failed scaffold level(s) {failed}"
+            ladder.drop_reason = "; ".join(
+                ([f"teacher failed scaffold level(s) {failed}"] if failed else [])
+                + ([f"the judge could not decide the teacher's answer at level(s) {unsure} (configure an LLM "
+                    "judge to decide them)"] if unsure else []))
     return [ladder for ladder in ladders if id(ladder) not in unanswered]
 
 

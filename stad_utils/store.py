@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -44,15 +44,6 @@ def parse_jsonl_line(path: Path | str, number: int, raw: bytes) -> dict | None:
     if not isinstance(obj, dict):
         raise RecordError(path, number, None, f"expected a JSON object, got {type(obj).__name__}")
     return obj
-
-
-def iter_jsonl(path: Path | str) -> Iterator[tuple[int, dict]]:
-    """Yield ``(line_number, object)`` for each non-blank line, raising `RecordError` on a bad one."""
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            obj = parse_jsonl_line(path, number, raw)
-            if obj is not None:
-                yield number, obj
 
 
 def read_records(
@@ -126,7 +117,8 @@ class RecordFile(Generic[R]):
             handle.truncate(data.rfind(b"\n") + 1)
 
     def read(self) -> list[R]:
-        return read_records(self.path, self.model.model_validate) if self.path.exists() else []
+        with self._lock:  # never a line half written by another thread of this process
+            return read_records(self.path, self.model.model_validate) if self.path.exists() else []
 
     def keys(self) -> set[str]:
         return {self.key(record) for record in self.read()}
@@ -172,8 +164,8 @@ class RunPaths:
         self.summary = self.root / "summary.json"  # 06_analyze
         self.report = self.root / "report.md"  # 06_analyze: the written summary
         self.comparison = self.root / "comparison.json"  # 07_compare: paired tests and validity checks
-        self.html = self.root / "report.html"
-        self.manifest = self.root / "manifest.json"  # the runner: versions, commit, params hash, endpoints, times  # the executed analysis notebooks, readable without a kernel
+        self.html = self.root / "report.html"  # the analysis and the failure browser, readable without a kernel
+        self.manifest = self.root / "manifest.json"  # the runner: versions, commit, params hash, endpoints, times
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"
 

@@ -1,16 +1,13 @@
 """The embedded model's servers: one single-thread server per core, gone when their parent dies."""
 
-import json
 import signal
 import subprocess
 import sys
-import time
 
 import psutil
 import pytest
 
-from stad_utils import EndpointConfig, ModelClient
-from stad_utils.serving import embedded_model_path, llama_servers, open_client
+from stad_utils.serving import embedded_model_path, open_client
 
 SERVE_THEN_WAIT = """
 import sys, time

@@ -82,12 +82,12 @@ def test_the_manifest_records_commit_versions_params_hash_endpoints_and_times(tm
                                                                               "base_url": server.base_url}]}}}))
         run_dir = run_pipeline(path, stages=["01_tasks"])
     manifest = json.loads((run_dir / "manifest.json").read_text())
-    assert len(manifest["git"]["commit"]) == 40 and manifest["packages"]["openai"]
-    assert len(manifest["params_sha256"]) == 64 and manifest["seeds"] == {"01_tasks.seed": 5}
     [invocation] = manifest["invocations"]
+    assert len(invocation["git"]["commit"]) == 40 and invocation["packages"]["openai"]
+    assert len(invocation["params_sha256"]) == 64 and invocation["seeds"] == {"01_tasks.seed": 5}
     assert invocation["completed"] == ["01_tasks"] and invocation["started"] <= invocation["finished"]
     # only the stages that ran are preflighted; 05_evaluate's endpoint was not asked
-    assert manifest["endpoints"] == {}
+    assert invocation["endpoints"] == {}
 
 
 def test_the_preflight_records_what_the_endpoint_serves():
@@ -176,3 +176,27 @@ def test_originals_and_variants_have_their_own_token_limits(tmp_path):
 def test_an_unknown_policy_is_an_error(tmp_path):
     with pytest.raises(ValueError, match="unknown policy 'on-failure'"):
         evaluate(small_ladders(1), None, tmp_path / "v.jsonl", policy="on-failure")
+
+
+def test_a_teacher_answer_the_judge_cannot_decide_is_not_called_a_failed_level():
+    class HedgingTeacher(OracleTeacher):
+        def solve(self, questions):
+            return [f"It is either {task.answer} or 1000, I am not sure." for task, _ in questions]
+
+    teacher = HedgingTeacher()
+    ladders = build_ladders(decompose(generate_tasks(2, seed=1, min_steps=2, max_steps=2), teacher), teacher)
+    assert all(not ladder.verified for ladder in ladders)
+    assert all("could not decide the teacher's answer at level(s) [1]" in ladder.drop_reason
+               and "teacher failed" not in ladder.drop_reason for ladder in ladders)
+
+
+def test_check_refuses_an_unknown_top_level_key_a_misspelt_simulation_and_a_boolean_count(tmp_path):
+    path = tmp_path / "typos.yaml"
+    path.write_text(yaml.safe_dump({"run": "t", "result_dir": "out", "stages": {
+        "05_evaluate": {"targets": [{"kind": "simulated", "model": "s", "simulation": {"step_acuracy": {}}}]},
+        "06_analyze": {"n_resamples": True}}}))
+    report = check_params(path)
+    text = str(report)
+    assert "unknown top-level key 'result_dir'" in text
+    assert "stages.05_evaluate.targets[0].simulation" in text and "step_acuracy" in text
+    assert "stages.06_analyze.n_resamples: expected int, got True" in text

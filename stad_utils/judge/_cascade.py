@@ -10,11 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
-from ._extract import Commitment, Reading, read_reply
+from ._extract import Commitment, Reading, read_reply, sentences
 from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, infer_format, kind_for, mentions_a_number,
                       normalise_text, parse_number, written_plainly)
 
-JUDGE_VERSION = "cascade-3"
+JUDGE_VERSION = "cascade-4"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
 
 
@@ -83,7 +83,7 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
     Examples
     --------
     >>> judge_version()
-    'cascade-3'
+    'cascade-4'
     """
     if llm_judge is None:
         return JUDGE_VERSION
@@ -93,21 +93,34 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
 
 # ---------------------------------------------------------------- reading the value of one commitment
 
+# A bound ("more than 18", "at least 18") names a value the answer is not, or need not be.
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|either|might be|could be|I guess|unsure|uncertain|"
-                    r"ambiguous|not (?:\w+ )?(?:sure|certain))\b", re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+                    r"ambiguous|(?:not|cannot|can['’]t) (?:\w+ )?(?:sure|certain)|"
+                    r"(?:more|less|fewer|greater) than|at (?:least|most))\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|neither|nor)\b|n['’]t\b", re.IGNORECASE)
 _NEGATED_WINDOW = re.compile(r"^\W*(?:\w+(?:\W+|$)){0,3}")  # the few words a negation applies to
 _ASSERTION_AFTER_NEGATION = re.compile(
-    r"[,;]?\s*(?:but|rather|instead|it'?s|it is|it was|the (?:correct )?answer is)\b\s*:?", re.IGNORECASE)
+    r"[,;]?\s*(?:but|rather|instead|it['’]?s|it is|it was|the (?:correct )?answer is)\b\s*:?", re.IGNORECASE)
+# A value the span itself calls wrong: "18 is wrong", "The answer 18 is not correct."
+_CALLED_WRONG = re.compile(
+    r"(?:\s+(?:is|was)|['’]s)\s+(?:not\s+(?:correct|right|the\s+(?:correct\s+|right\s+|final\s+)?answer)|incorrect|wrong|"
+    r"a\s+mistake|an\s+error)\b", re.IGNORECASE)
 _REFUSAL = re.compile(
     r"\b(?:cannot|can't|can not|unable to|impossible to)\s+(?:be\s+)?(?:determined?|answer(?:ed)?|calculated?|"
     r"computed?|solved?|tell|know)\b|\b(?:not enough|insufficient) information\b", re.IGNORECASE)
 # "…, which gives us 20" states a result like "= 20"; only with the number right after ("which gives us the rest")
 _RESULT = re.compile(r"(?:=|≈|\\approx|\bwhich gives(?: us)?(?=\s+[-$]?\d))")
+# A retraction says that what came before is wrong: "that's wrong", "I made a sign error", "Correction:", "No, …".
+_RETRACTION = re.compile(
+    r"\b(?:that|this|it)(?:['’]s|\s+(?:is|was|seems|looks))\s+(?:\w+\s+)?(?:wrong|incorrect|not right|not correct|"
+    r"a mistake|an error)\b|\bI\s+(?:was|am)\s+wrong\b|\bI\s+made\s+an?\s+(?:\w+\s+)?(?:mistake|error)\b|"
+    r"\bscratch that\b|\bcorrection\b|\bno\b(?=\s*(?:[,.;:!—–]|-\s))",
+    re.IGNORECASE,
+)
+# A correction: a retraction, or a second thought that may lead to another value ("wait", "actually", "let me recheck").
 _CORRECTION = re.compile(
-    r"\b(?:wait|actually|correction|oops|sorry|on second thought|I made an? (?:mistake|error)|"
-    r"let me (?:re-?check|re-?calculate|re-?compute|re-?do|correct|reconsider|fix|try again)|"
-    r"(?:that|this) (?:is|was|'s) (?:wrong|incorrect|a mistake)|mistake)\b",
+    rf"{_RETRACTION.pattern}|\b(?:wait|actually|oops|sorry|hold on|on second thought|never ?mind|I meant|make that|"
+    r"mistake|let me (?:re-?check|re-?calculate|re-?compute|re-?do|correct|reconsider|fix|try again))\b",
     re.IGNORECASE,
 )
 
@@ -137,6 +150,21 @@ def _assertion_past_negation(span: str, kind: Kind) -> tuple[str, str | None]:
     return span, None
 
 
+def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, str | None]:
+    """The span with a value it calls wrong dropped when a correction follows ("18 is wrong; it's 17" → "17").
+
+    A value called wrong without such a correction makes the span unclear ("So 18 is wrong.").
+    """
+    called = _CALLED_WRONG.search(span)
+    if called is None or not kind.read(span[:called.start()]):
+        return span, None
+    rest = span[called.end():]
+    assertion = _ASSERTION_AFTER_NEGATION.search(rest)
+    if assertion is None:
+        return span, f"calls a value wrong: {span.strip()[:60]!r}"
+    return _assertion_past_a_value_called_wrong(rest[assertion.end():], kind)
+
+
 def _result_part(span: str) -> str:
     """What an equation in the span evaluates to: the text after its last ``=``."""
     parts = _RESULT.split(span)
@@ -150,6 +178,8 @@ def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
     not credited as an answer.
     """
     span, problem = _assertion_past_negation(span, kind)
+    if not problem:
+        span, problem = _assertion_past_a_value_called_wrong(span, kind)
     if problem:
         return _Read(problem=problem)
     hedge = _HEDGE.search(span)

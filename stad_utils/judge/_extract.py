@@ -94,8 +94,14 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")  # a decimal point is no sentence end
 
 
-def _sentences(text: str) -> list[tuple[str, int, int]]:
-    """The sentences of ``text`` (split after ``.!?`` and a space, and at line breaks), with positions."""
+def sentences(text: str) -> list[tuple[str, int, int]]:
+    """The sentences of ``text`` (split after ``.!?`` and a space, and at line breaks), with positions.
+
+    Examples
+    --------
+    >>> [sentence for sentence, _, _ in sentences("It is 2.5 kg. Wait!\nNo")]
+    ['It is 2.5 kg.', 'Wait!', 'No']
+    """
     pieces, start = [], 0
     for brk in _SENTENCE_BREAK.finditer(text):
         pieces.append((text[start:brk.start()], start, brk.start()))
@@ -262,13 +268,13 @@ _NOTHING_AFTER_THE_ANSWER = re.compile(r"(?:\s+to\s+(?:the|your|this)\s+(?:given
                                        re.IGNORECASE)
 
 
-def _pointed_at(sentences: list[tuple[str, int, int]], index: int, marker: re.Match) -> tuple[str, int] | None:
+def _pointed_at(pieces: list[tuple[str, int, int]], index: int, marker: re.Match) -> tuple[str, int] | None:
     """The sentence before a "This is the answer." that points back at it, with where it starts."""
-    sentence = sentences[index][0]
+    sentence = pieces[index][0]
     points_back = _POINTS_BACK.fullmatch(_strip_markup(sentence[:marker.start()]))
     if index == 0 or not points_back or not _NOTHING_AFTER_THE_ANSWER.fullmatch(sentence[marker.end():]):
         return None
-    before, start, _ = sentences[index - 1]
+    before, start, _ = pieces[index - 1]
     return _strip_markup(before), start
 
 
@@ -286,12 +292,12 @@ def is_the_answer_sentences(text: str, skip: Regions = ()) -> list[Commitment]:
     ['So 800 * $2.00 = $1600.']
     """
     found = []
-    sentences = [piece for piece in _sentences(text) if piece[0].strip()]
-    for index, (sentence, start, end) in enumerate(sentences):
+    pieces = [piece for piece in sentences(text) if piece[0].strip()]
+    for index, (sentence, start, end) in enumerate(pieces):
         marker = _IS_THE_ANSWER.search(sentence)
         if not marker or _inside(start + marker.start(), skip):
             continue
-        span, span_start = _pointed_at(sentences, index, marker) or (_strip_markup(sentence[:marker.start()]), start)
+        span, span_start = _pointed_at(pieces, index, marker) or (_strip_markup(sentence[:marker.start()]), start)
         if span:
             found.append(Commitment("answer_line", span, span_start, end))
     return found
@@ -330,7 +336,7 @@ def stops_mid_sentence(text: str) -> bool:
     >>> stops_mid_sentence("**Answer: $94**"), stops_mid_sentence("Total: 2 *")
     (False, True)
     """
-    last = _without_closing_bold(_sentences(text.rstrip())[-1][0])
+    last = _without_closing_bold(sentences(text.rstrip())[-1][0])
     return bool(_UNFINISHED.search(last)) or last.count("(") > last.count(")")
 
 
@@ -342,7 +348,7 @@ def concluding_sentence(text: str) -> Commitment | None:
     >>> concluding_sentence("16 - 3 - 4 = 9 eggs. She earns 9 * $2.50 = $22.50.\\n\\nI hope this helps!").text
     'She earns 9 * $2.50 = $22.50.'
     """
-    for sentence, start, end in reversed(_sentences(text)):
+    for sentence, start, end in reversed(sentences(text)):
         sentence = _LIST_MARKER.sub("", _strip_markup(sentence))
         if re.search(r"\w", sentence) and not _COURTESY.match(sentence):
             return Commitment("conclusion", sentence, start, end)

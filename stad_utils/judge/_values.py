@@ -171,20 +171,35 @@ def _round_half_up(value: Fraction, decimals: int) -> Fraction:
     return magnitude if value >= 0 else -magnitude
 
 
-def number_matches(candidate: Number, reference: Number) -> bool:
-    """Integers exactly; a decimal reference at its own precision; fractions within a relative 1e-9.
+def _more_precise(candidate: Number, reference: Number) -> bool:
+    """Whether the candidate is written with more decimals than the decimal reference (a fraction has no end)."""
+    if candidate.decimals is None:
+        return candidate.value.denominator != 1
+    return candidate.decimals > reference.decimals
+
+
+def _rounds_to(candidate: Number, reference: Number) -> bool:
+    """Whether the candidate is within half a unit of the reference's last decimal (rounded either way on a tie)."""
+    return abs(candidate.value - reference.value) <= Fraction(1, 2 * 10**reference.decimals)
+
+
+def number_matches(candidate: Number, reference: Number) -> bool | None:
+    """Integers and decimals exactly; a more precise candidate that rounds to a decimal reference is undecided.
+
+    The reference may itself be rounded ("2.5" for 2.45), or may not ("0.3" when 0.34 is wrong):
+    only a later stage, which sees the question, can tell. Fractions match within a relative 1e-9.
 
     Examples
     --------
     >>> [n] = numbers_in("1000001"); [gold] = numbers_in("1000000"); number_matches(n, gold)
     False
-    >>> [n] = numbers_in("0.333"); [gold] = numbers_in("0.33"); number_matches(n, gold)
-    True
+    >>> [gold] = numbers_in("2.5"); [number_matches(n, gold) for n in numbers_in("2.50 5/2 2.45 2.4 1/3")]
+    [True, True, None, False, False]
     """
     if candidate.value == reference.value:
         return True
     if reference.decimals:
-        return _round_half_up(candidate.value, reference.decimals) == reference.value
+        return None if _more_precise(candidate, reference) and _rounds_to(candidate, reference) else False
     if reference.value.denominator == 1:
         return False
     return math.isclose(candidate.value, reference.value, rel_tol=1e-9)
@@ -263,11 +278,43 @@ def clocks_in(text: str) -> list[Clock]:
     return found
 
 
-def clock_matches(candidate: Clock, reference: Clock) -> bool:
-    """Equal times of day; a time written without AM/PM may be either half of the day."""
-    if candidate.seconds == reference.seconds:
+def _either_half_of_the_day(candidate: Clock, reference: Clock) -> bool:
+    """Whether one of the two readings of a time without AM/PM (``10:50``: 10:50 or 22:50) is the reference."""
+    return candidate.seconds % 43200 == reference.seconds % 43200
+
+
+def clock_matches(candidate: Clock, reference: Clock) -> bool | None:
+    """Equal times of day; a time without AM/PM against a reference whose half of the day is known is undecided.
+
+    A candidate in the 1–12 hour range without AM/PM could be either half of the day. Against a
+    reference written with AM/PM, or a 24-hour one from 13:00 or before 01:00, it is undecided
+    when one of its readings is the reference and wrong when neither is. A 24-hour candidate
+    (``13:40``), or a reference without AM/PM in the 1–12 range (ToT's ``04:31``), compares as
+    24-hour.
+
+    Examples
+    --------
+    >>> [clock_matches(c, clocks_in("10:50 PM")[0]) for c in clocks_in("22:50 10:50 10:50 AM 11:50")]
+    [True, None, False, False]
+    >>> [clock_matches(c, clocks_in("04:31")[0]) for c in clocks_in("4:31 4:31 PM 16:31")]
+    [True, False, False]
+    """
+    if not candidate.unambiguous and reference.unambiguous:
+        return None if _either_half_of_the_day(candidate, reference) else False
+    return candidate.seconds == reference.seconds
+
+
+def could_be_the_same_clock(one: Clock, other: Clock) -> bool:
+    """Whether two times may be one time written twice: equal, or equal in some half of the day if one leaves it unsaid.
+
+    Examples
+    --------
+    >>> [could_be_the_same_clock(c, clocks_in("10:50 PM")[0]) for c in clocks_in("10:50 22:50 10:50 AM")]
+    [True, True, False]
+    """
+    if one.seconds == other.seconds:
         return True
-    return not candidate.unambiguous and candidate.seconds % 43200 == reference.seconds % 43200
+    return (not one.unambiguous or not other.unambiguous) and _either_half_of_the_day(one, other)
 
 
 def _show_clock(clock: Clock) -> str:
@@ -292,8 +339,8 @@ def _number_could_state_clock(number: Number, clock: Clock) -> bool:
     return number.value in parts
 
 
-CLOCK = Kind("clock time", clocks_in, clock_matches, lambda a, b: clock_matches(a, b) or clock_matches(b, a),
-             _show_clock, others=(OtherKind(NUMBER, _number_could_state_clock),))
+CLOCK = Kind("clock time", clocks_in, clock_matches, could_be_the_same_clock, _show_clock,
+             others=(OtherKind(NUMBER, _number_could_state_clock),))
 
 
 # ---------------------------------------------------------------- durations
@@ -667,7 +714,7 @@ def _same_minute_of_day(candidate: Clock, reference: Clock) -> bool:
     def to_the_minute(clock: Clock) -> Clock:
         return Clock(clock.seconds - clock.seconds % 60, clock.unambiguous)
 
-    return clock_matches(to_the_minute(candidate), to_the_minute(reference))
+    return could_be_the_same_clock(to_the_minute(candidate), to_the_minute(reference))
 
 
 def _time_of_day_others(clock_key: str) -> tuple[OtherKind, ...]:
