@@ -291,7 +291,8 @@ class VLLMEngineClient:
         """Answer from the cache what it holds, the rest with one call of the engine (one sampling setting each)."""
         from vllm import SamplingParams
 
-        stored = [self.cache.get(key) if self.cache and not self.refresh_cache else None for key, _, _ in requests]
+        stored = [self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
+                  for key, _, _ in requests]
         results: list[ChatResult | None] = [from_cache(s, params) if s else None
                                             for s, (_, _, params) in zip(stored, requests)]
         todo = [i for i, s in enumerate(stored) if s is None]
@@ -312,7 +313,7 @@ class VLLMEngineClient:
             results[i] = ChatResult(completion.text, finish_reason=completion.finish_reason, latency_s=elapsed,
                                     prompt_tokens=len(output.prompt_token_ids),
                                     completion_tokens=len(completion.token_ids))
-            if self.cache:
+            if self.cache is not None:  # (an empty cache is falsy: it has a length)
                 key, conversation, params = requests[i]
                 self.cache.put(key, self.endpoint.model, {"messages": conversation, "params": params},
                                storable(results[i]))
