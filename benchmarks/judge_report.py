@@ -1,6 +1,6 @@
 """How far can the judge be trusted? Precision, recall and undecided share on labelled real replies.
 
-The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 618 replies (one per line):
+The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 831 replies (one per line):
 
 * real replies of the embedded model (SmolLM2-135M-Instruct, two settings), from the quickstart
   run (every variant of its generated tasks) and to original questions of GSM8K, ToT-Arithmetic
@@ -13,7 +13,8 @@ Each reply was labelled blind (the graders saw the question, the gold answer, th
 finish reason, never a judge verdict) by a careful reading of the final answer it commits to:
 ``correct``, ``wrong``, ``no_answer`` or ``ambiguous``, with a one-line reason. Benchmark
 questions and gold answers are not stored in the fixture; they are read from ``../shared/data``.
-The ``dev`` split was used while the judge was built; the ``held_out`` split was labelled after
+The ``dev`` split (618) was used while the judge was built; the ``held_out`` split (213: new
+quickstart replies and a second set of styled replies to other questions) was labelled after,
 and never looked at during development.
 
 Measures, per split and benchmark (the judge's outcome against the label):

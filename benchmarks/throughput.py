@@ -67,25 +67,36 @@ def measure(latency_name: str, latency, n_requests: int, concurrency: int, batch
             "streaming_vs_ideal": round(streaming / ideal, 2), "barrier_vs_ideal": round(barrier / ideal, 2)}
 
 
-def embedded_generation_speed(n_prompts: int = 12) -> list[dict]:
-    """Tokens per second on the same prompts: one 2-thread llama.cpp server vs one 1-thread server per core."""
+def embedded_generation_speed(n_prompts: int = 24, repeats: int = 3) -> list[dict]:
+    """Tokens per second on the same prompts: one 2-thread llama.cpp server vs one 1-thread server per core.
+
+    The two set-ups take turns ``repeats`` times (so that a busy moment of the machine does not
+    fall on one of them only); the median of each is reported.
+    """
+    import statistics
+
     from stad_utils.serving import embedded_model_path, llama_servers
 
     prompts = [f"Maya has {i} bags with 4 apples in each. She sells all of them for $3 each. "
                "How many dollars does she make?" for i in range(2, 2 + n_prompts)]
-    rows = []
-    for n_servers, n_threads in ((1, 2), (2, 1)):
-        with llama_servers(embedded_model_path(), alias="smollm2", n_servers=n_servers, n_threads=n_threads) as urls:
-            client = ModelClient(EndpointConfig(model="smollm2", base_url=urls, max_tokens=160, concurrency=1,
-                                                extra_body={"repeat_penalty": 1.0}), progress=False)
-            started = time.perf_counter()
-            replies = client.chat(prompts)
-            seconds = time.perf_counter() - started
-        tokens = sum(r.completion_tokens for r in replies)
-        rows.append({"servers": n_servers, "threads_each": n_threads, "prompts": len(prompts),
-                     "completion_tokens": tokens, "seconds": round(seconds, 1),
-                     "tokens_per_s": round(tokens / seconds, 1)})
-    return rows
+    setups = ((1, 2), (2, 1))
+    rates: dict[tuple[int, int], list[float]] = {setup: [] for setup in setups}
+    tokens = 0
+    for _ in range(repeats):
+        for n_servers, n_threads in setups:
+            with llama_servers(embedded_model_path(), alias="smollm2", n_servers=n_servers,
+                               n_threads=n_threads) as urls:
+                client = ModelClient(EndpointConfig(model="smollm2", base_url=urls, max_tokens=160, concurrency=1,
+                                                    extra_body={"repeat_penalty": 1.0}), progress=False)
+                started = time.perf_counter()
+                replies = client.chat(prompts)
+                seconds = time.perf_counter() - started
+            tokens = sum(r.completion_tokens for r in replies)
+            rates[n_servers, n_threads].append(tokens / seconds)
+    return [{"servers": n_servers, "threads_each": n_threads, "prompts": n_prompts, "completion_tokens": tokens,
+             "repeats": repeats, "median_tokens_per_s": round(statistics.median(rates[n_servers, n_threads]), 1),
+             "all_tokens_per_s": [round(rate, 1) for rate in rates[n_servers, n_threads]]}
+            for n_servers, n_threads in setups]
 
 
 def concurrent_targets(n_targets: int, n_tasks: int, concurrency: int, latency_s: float) -> dict:

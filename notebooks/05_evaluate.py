@@ -18,7 +18,8 @@
 # # Stage 5 · Evaluate the target
 #
 # The model under diagnosis answers every question of every ladder: the original, each
-# scaffold level and each isolated step — one user turn, no system prompt, greedy decoding.
+# scaffold level and each isolated step, with the settings of its endpoint block (the paper's
+# protocol: the question as the only user turn, no system prompt, greedy decoding).
 # A cascade judges each reply: it first reads the answer the reply *commits to* (a boxed
 # value, an "Answer:" line, a JSON `answer`, or the closing sentence), then compares it by
 # value (numbers, times, dates, lists), then tries `math-verify`, then (if configured) an LLM

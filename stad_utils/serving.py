@@ -63,10 +63,11 @@ def llama_servers(model_path: Path | str, *, alias: str, n_servers: int | None =
                   n_threads: int = 1, ready_timeout_s: float = 120) -> Iterator[list[str]]:
     """Start ``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core).
 
-    llama.cpp's server answers one request at a time, and a 135M model does not keep two
-    threads busy: on the same 12 prompts two 1-thread servers produced 114 tokens/s against
-    81 tokens/s for one 2-thread server (issue #11; ``python benchmarks/throughput.py`` measures
-    it again). The clients spread requests over the returned base URLs as replicas.
+    llama.cpp's server answers one request at a time, and a 135M model does not keep two threads
+    busy: on the same 24 prompts, one 1-thread server per core generated a median 157 tokens/s
+    against 74 tokens/s for one 2-thread server on this 2-core machine (``python
+    benchmarks/throughput.py``, three alternating runs each). The clients spread requests over
+    the returned base URLs as replicas.
     """
     n_servers = n_servers or os.cpu_count() or 1
     started: list[tuple[subprocess.Popen, str, str]] = []

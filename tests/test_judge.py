@@ -8,6 +8,7 @@ where it comes from. Expected values are what a careful reader of the reply woul
 import doctest
 import importlib
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -57,6 +58,15 @@ def test_a_negated_value_is_not_the_answer():
     assert judge_one("The answer is not 18.", "18").outcome == "undecided"
 
 
+@pytest.mark.parametrize("reply", [
+    "The answer cannot be 18.", "The answer can not be 18.", "The answer can't be 18.", "The answer can’t be 18.",
+    "The answer isn't 18.", "The answer isn’t 18.", "The answer is not 18.", "The answer is no longer 18.",
+    "The answer is never 18.", "The answer is neither 18 nor 17.", "So 18 is wrong.", "The answer 18 is not correct.",
+])
+def test_every_negation_of_the_value_leaves_it_undecided(reply):
+    assert judge_one(reply, "18").outcome == "undecided"
+
+
 def test_a_refusal_that_hedges_between_values_is_undecided():
     verdict = judge_one("I cannot answer this. Maybe 18 or 17", "18")
     assert verdict.outcome == "undecided" and verdict.correct is None
@@ -97,6 +107,19 @@ def test_a_list_is_read_from_prose():
 
 def test_an_explicit_correction_lets_the_later_answer_count():
     assert judge_one("Answer: 17. Wait, 9 * 2 = 18. Answer: 18", "18").outcome == "correct"
+
+
+@pytest.mark.parametrize("between", [" ", "\n", "\n\n"])
+def test_a_correction_after_the_last_commitment_is_read_on_its_line_or_a_later_one(between):
+    for reference in ("18", "17"):
+        verdict = judge_one(f"The answer is 18.{between}Wait, no, it is 17.", reference)
+        assert verdict.outcome == "undecided", verdict
+        assert "18" in verdict.extracted and "17" in verdict.extracted  # a later stage sees the correction
+
+
+@pytest.mark.parametrize("between", [" ", "\n"])
+def test_a_recheck_after_the_last_commitment_that_states_the_answer_again_keeps_it(between):
+    assert judge_one(f"Answer: 18.{between}Wait, let me check: 16 - 3 - 4 = 9, 9 * 2 = 18.", "18").outcome == "correct"
 
 
 def test_two_disagreeing_answers_without_a_correction_are_undecided():
@@ -189,6 +212,29 @@ def test_each_value_reader(name, read):
         assert read(case["text"]) == expected, case
 
 
+@pytest.mark.parametrize("candidate, reference, equal", [
+    ("10:50", "22:50", None), ("10:50", "10:50 PM", None), ("10:50", "10:50 AM", None), ("10:50", "11:50 PM", False),
+    ("12:05", "00:05", None), ("10:50 PM", "22:50", True), ("13:40", "1:40 PM", True), ("1:40 AM", "1:40 PM", False),
+    ("10:50", "10:50", True), ("4:31", "04:31", True), ("4:31 PM", "04:31", False), ("16:31", "04:31", False),
+])
+def test_a_time_without_am_pm_is_undecided_only_against_a_reference_whose_half_of_the_day_is_known(
+        candidate, reference, equal):
+    [found], [gold] = values.clocks_in(candidate), values.clocks_in(reference)
+    assert values.clock_matches(found, gold) is equal
+
+
+@pytest.mark.parametrize("candidate, reference, equal", [
+    ("2.5", "2.5", True), ("2.50", "2.5", True), ("5/2", "2.5", True), ("2.5", "2.50", True),
+    ("2.45", "2.5", None), ("2.549", "2.5", None), ("0.34", "0.3", None), ("1/3", "0.33", None),
+    ("2.4", "2.5", False), ("2.6", "2.55", False), ("2.56", "2.5", False), ("18", "18.5", False),
+    ("1000001", "1000000", False), ("18.4", "18", False),
+])
+def test_a_decimal_is_equal_exactly_and_undecided_when_more_precise_and_rounding_to_the_reference(
+        candidate, reference, equal):
+    [found], [gold] = values.numbers_in(candidate), values.numbers_in(reference)
+    assert values.number_matches(found, gold) is equal
+
+
 @pytest.mark.parametrize("case", VALUE_CASES["other_kinds"], ids=ids(VALUE_CASES["other_kinds"]))
 def test_a_value_of_another_kind_could_state_the_reference_only_in_part(case):
     kind = values.kind_for(case["reference"], case["format"])
@@ -212,6 +258,16 @@ def test_the_cascade_without_an_llm_judge(case):
     assert verdict.outcome == case["outcome"], verdict
     assert verdict.decided_by == case.get("decided_by", {"correct": "deterministic", "wrong": "deterministic",
                                                          "undecided": "none", "no_answer": "none"}[case["outcome"]])
+
+
+def test_the_case_tables_cite_replies_of_the_labelled_set_by_id_and_no_file_outside_the_repository():
+    labelled = {json.loads(line)["id"] for line in (FIXTURES / "judge_replies.jsonl").read_text().splitlines()
+                if line.strip()}
+    for table in ("judge_reader_cases.json", "judge_value_cases.json", "judge_cases.json"):
+        sources = re.findall(r'"source": "([^"]*)"', (FIXTURES / table).read_text(encoding="utf-8"))
+        assert not [source for source in sources if "/work/" in source], table
+        cited = {reply_id for source in sources for reply_id in re.findall(r"\b[0-9a-f]{10}\b", source)}
+        assert cited <= labelled, (table, cited - labelled)
 
 
 # ---------------------------------------------------------------- the cascade's contract

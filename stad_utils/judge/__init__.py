@@ -52,16 +52,29 @@ Reading a span (`_cascade`, with the value readers of `_values`)
 * An equation states its result: the value after the last ``=``, or "which gives (us)" <number>
   ("9 eggs * $2 = $18" → 18; "multiplying 10 by 20, which gives us 20" → 20). On the
   ``conclusion`` path an equation copied from the question (``$x^2 + ax + 5a = 0$``) states no result.
-* A negated value followed by the asserted one states the latter ("not 18, it's 17" → 17); a
-  negated value without one is undecided.
-* A hedge ("maybe", "perhaps", "either", "likely", "not sure" …) or several distinct values
-  ("18 or 17") is undecided, never a guess.
+* A negated value followed by the asserted one states the latter ("not 18, it's 17" → 17,
+  "cannot be 18, so it is 17" → 17); a negated value without one is undecided. The negations:
+  "not", "never", "cannot", "n't" (with either apostrophe), "no longer", "neither", "nor". A value
+  the span itself calls wrong is negated the same way ("So 18 is wrong.", "The answer 18 is not
+  correct." are undecided; "18 is wrong; it's 17" → 17).
+* A hedge ("maybe", "perhaps", "either", "likely", "not sure", "can't be sure" …), a bound ("more
+  than 18", "at least 18": no commitment to 18) or several distinct values ("18 or 17") is
+  undecided, never a guess.
 * On the ``conclusion`` path only: numbers, times, dates and weekdays that the question already
   states are not credited, and a concluding sentence that only restates them is ``no_answer``;
   so is one that declines to answer ("I cannot determine …"), or that holds no digit or number
   word where the answer is numeric.
-* Values: integers exactly; a decimal reference at its own precision, a fraction within a
-  relative 1e-9; thousands separators only in groups of three; a duration is one contiguous
+* Numbers: integers and decimals exactly ("2.50" is 2.5); a candidate with more decimals than a
+  decimal reference that rounds to it ("2.45" or "2.549" for 2.5, "1/3" for 0.33) is undecided,
+  since the reference may itself be rounded; any other is wrong ("2.4" or "2.56" for 2.5). A
+  fraction reference matches within a relative 1e-9.
+* Clock times: a candidate in the 1–12 hour range without AM/PM is either half of the day. Against
+  a reference whose half is known (written with AM/PM, or 24-hour from 13:00 or before 01:00) it is
+  undecided when one of its two readings is the reference ("10:50" for 10:50 PM, 22:50 or 10:50 AM)
+  and wrong when neither is ("12:10" for 1:15 PM). A 24-hour candidate ("13:40"), or a reference
+  written without AM/PM in the 1–12 range (ToT's "04:31"), compares as 24-hour ("4:31 PM" is not
+  04:31).
+* Other values: thousands separators only in groups of three; a duration is one contiguous
   expression with units from larger to smaller (a bracketed restatement is the same value); a
   numeric date whose day and month could be swapped ("09-04-2014") matches another writing of
   it only when both orders agree; lists and sets come from JSON or a plain prose list ("A, B and
@@ -102,14 +115,37 @@ Precedence between commitments
 ------------------------------
 Explicit commitments outrank the concluding sentence, which is the answer only when there is
 none. Among explicit commitments the **last** one is the answer, provided every earlier one
-states the same value, or is followed by an explicit correction ("wait", "actually", "I made a
-mistake", "let me recheck" …) before the last one: "Answer: 17. Wait, … Answer: 18" is 18.
+states the same value, or is followed by an explicit correction before the last one: "Answer:
+17. Wait, … Answer: 18" is 18. A correction is a second thought ("wait", "actually", "hold on",
+"on second thought", "I meant", "let me recheck" …) or a retraction ("No, …", "that's wrong",
+"that seems wrong", "I was wrong", "I made a (sign) error", "scratch that", "Correction:").
 Two commitments that disagree without such a correction are undecided, and a later stage sees
-the text from one to the other. A reply that ended on its own and, on a later line, concludes
-a different value than its last commitment ("#### 15", then "Lena has 1 cupcake.") is undecided
-too, unless a correction comes between. Commitments with no value of the reference's kind
-("The answer is as follows:") are passed over; only when none has one are they read for a value
-of another kind (above), with the same precedence.
+the text from one to the other.
+
+After the last commitment, on its own line or a later one, a correction is read too: from the
+correction on, every sentence that states a value of the reference's kind must state the
+answer again ("Answer: 18. Wait, let me check: 9 * 2 = 18." stays 18). One that states another
+value ("The answer is 18. Wait, no, it is 17.", "Answer: 18? No — 17", "Answer: 18. Actually,
+17.") leaves the answer undecided, and so does a retraction that no later value restates ("I
+said 18 but that's wrong."); a later stage sees the text from the commitment through the
+correction. The corrected value is not credited: what follows a correction is prose, not a
+commitment, and a re-check states values of its own ("Let me recompute: 15 − 7 = 8 remain.
+Check: 22 + 8 = 30"), which a reader cannot tell from a new answer.
+
+A reply that ended on its own and, on a later line, concludes a different value than its last
+commitment ("#### 15", then "Lena has 1 cupcake.") is undecided too. Commitments with no value of
+the reference's kind ("The answer is as follows:") are passed over; only when none has one are
+they read for a value of another kind (above), with the same precedence.
+
+Versions
+--------
+``cascade-4`` (from ``cascade-3``): a correction after the last commitment is read on the
+commitment's own line too, not only on a later one, and a corrected conclusion is no longer
+credited (undecided); corrections include the retractions above ("that's wrong" was missed).
+"cannot", "no longer", "neither", "nor" and "n’t" are negations, a value the span calls wrong is
+negated, and a bound is a hedge. A time without AM/PM is undecided against a reference whose
+half of the day is known. Decimals are compared exactly; a more precise one that rounds to the
+reference is undecided.
 """
 
 from ._cascade import JUDGE_VERSION, JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version

@@ -103,10 +103,10 @@ _ASSERTION_AFTER_NEGATION = re.compile(
     r"[,;]?\s*(?:but|rather|instead|it['’]?s|it is|it was|the (?:correct )?answer is)\b\s*:?", re.IGNORECASE)
 # A value the span itself calls wrong: "18 is wrong", "The answer 18 is not correct."
 _CALLED_WRONG = re.compile(
-    r"(?:\s+(?:is|was)|['’]s)\s+(?:not\s+(?:correct|right|the\s+(?:correct\s+|right\s+|final\s+)?answer)|incorrect|wrong|"
-    r"a\s+mistake|an\s+error)\b", re.IGNORECASE)
+    r"(?:\s+(?:is|was)|['’]s)\s+(?:not\s+(?:correct|right|the\s+(?:correct\s+|right\s+|final\s+)?answer)|"
+    r"incorrect|wrong|a\s+mistake|an\s+error)\b", re.IGNORECASE)
 _REFUSAL = re.compile(
-    r"\b(?:cannot|can't|can not|unable to|impossible to)\s+(?:be\s+)?(?:determined?|answer(?:ed)?|calculated?|"
+    r"\b(?:cannot|can['’]t|can not|unable to|impossible to)\s+(?:be\s+)?(?:determined?|answer(?:ed)?|calculated?|"
     r"computed?|solved?|tell|know)\b|\b(?:not enough|insufficient) information\b", re.IGNORECASE)
 # "…, which gives us 20" states a result like "= 20"; only with the number right after ("which gives us the rest")
 _RESULT = re.compile(r"(?:=|≈|\\approx|\bwhich gives(?: us)?(?=\s+[-$]?\d))")
@@ -261,19 +261,63 @@ def _reconcile(reading: Reading, kind: Kind) -> _Answer:
             shown = earlier.text[:40] if earlier_read.problem else kind.show(earlier_read.value)
             return _Answer(final, problem=f"two committed answers disagree: {shown} and {kind.show(final_read.value)}",
                            disputed=reading.reply[earlier.start:final.end])
-    return _Answer(final, value=final_read.value)
+    return _unless_corrected_afterwards(reading.reply, _Answer(final, value=final_read.value), kind)
+
+
+def _states_only(sentence: str, value, kind: Kind) -> bool:
+    """Whether a sentence clearly states ``value`` and no other value of the kind (an equation by its result)."""
+    read = read_value(sentence, kind)
+    return read.problem is None and read.value is not None and kind.same(read.value, value)
+
+
+def _unless_corrected_afterwards(reply: str, answer: _Answer, kind: Kind) -> _Answer:
+    """The last commitment's answer, unless the reply corrects it afterwards, on the same line or a later one.
+
+    From the first correction after the commitment on, every sentence that states a value of the
+    kind must state the answer again; one that states another value ("The answer is 18. Wait, no,
+    it is 17."), or a retraction that nothing restates ("I said 18 but that's wrong."), leaves the
+    answer undecided. The corrected value is not credited either: what follows a correction is
+    prose, not a commitment, and a re-check states values of its own ("Let me recompute: 15 − 7 =
+    8 women remain. Check: 22 men + 8 women = 30 people").
+
+    Examples
+    --------
+    >>> from ._values import NUMBER
+    >>> def after(reply):
+    ...     commitment = read_reply(reply).commitments[-1]
+    ...     answer = _unless_corrected_afterwards(reply, _Answer(commitment, NUMBER.read("18")[0]), NUMBER)
+    ...     return answer.problem or "kept"
+    >>> after("The answer is 18. Wait, let me check: 9 * 2 = 18. Yes.")
+    'kept'
+    >>> after("The answer is 18. Wait, no, it is 17.")
+    "corrected after committing to 18: 'Wait, no, it is 17.'"
+    >>> after("The answer is 18. I said 18 but that's wrong.")
+    'takes back 18 without restating it'
+    """
+    correction = _CORRECTION.search(reply, answer.commitment.end)
+    if correction is None:
+        return answer
+    for sentence, _, end in sentences(reply[correction.start():]):
+        if kind.read(sentence) and not _states_only(sentence, answer.value, kind):
+            return _Answer(answer.commitment, problem=f"corrected after committing to {kind.show(answer.value)}: "
+                                                      f"{sentence.strip()[:60]!r}",
+                           disputed=reply[answer.commitment.start:correction.start() + end])
+    retraction = _RETRACTION.search(reply, answer.commitment.end)
+    if retraction and not kind.read(reply[retraction.end():]):
+        return _Answer(answer.commitment, problem=f"takes back {kind.show(answer.value)} without restating it",
+                       disputed=reply[answer.commitment.start:])
+    return answer
 
 
 def _checked_against_conclusion(item: JudgeItem, reading: Reading, answer: _Answer, kind: Kind) -> _Answer:
     """An explicit answer, unless the reply goes on to conclude another value ("#### 15 … Lena has 1 cupcake.").
 
-    After an explicit correction ("wait, actually it is 18.") the concluded value is the answer.
+    A correction between them does not make the concluded value the answer: an answer corrected
+    to another value was already left undecided (`_unless_corrected_afterwards`).
     """
     concluded = read_value(reading.conclusion.text, kind, _question_values(item, kind)).value
     if concluded is None or kind.same(concluded, answer.value):
         return answer
-    if _corrected_between(reading.reply, answer.commitment, reading.conclusion):
-        return _Answer(reading.conclusion, value=concluded)
     return _Answer(answer.commitment,
                    problem=f"concludes {kind.show(concluded)} after committing to {kind.show(answer.value)}",
                    disputed=reading.reply[answer.commitment.start:reading.conclusion.end])
@@ -303,7 +347,8 @@ def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | 
         return _Undecided(span, f"no {kind.name} in {where}", math_verify=explicit)
     equal = kind.matches(answer.value, gold)
     if equal is None:
-        return _Undecided(span, f"the {kind.name} differs in form from the reference", math_verify=explicit)
+        # free text other than the reference's, a time without AM/PM, a decimal more precise than the reference
+        return _Undecided(span, f"cannot tell whether the {kind.name} is the reference", math_verify=explicit)
     return Judgement("correct" if equal else "wrong", kind.show(answer.value), "deterministic",
                      f"{kind.name} {'equals' if equal else 'differs from'} the reference", item.truncated)
 
@@ -496,7 +541,7 @@ def judge_answers(items: Sequence[JudgeItem | tuple], llm_judge: LLMJudgeFn | No
 
     Examples
     --------
-    >>> [j.outcome for j in judge_answers([("so it is 11:15", "11:15 AM", "clock"), ("I get 7", "8", None),
+    >>> [j.outcome for j in judge_answers([("so it is 11:15 AM", "11:15 AM", "clock"), ("I get 7", "8", None),
     ...                                    ("Maybe 18 or 17", "18", None), (None, "18", None)])]
     ['correct', 'wrong', 'undecided', 'error']
     """

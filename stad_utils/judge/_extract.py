@@ -99,7 +99,7 @@ def sentences(text: str) -> list[tuple[str, int, int]]:
 
     Examples
     --------
-    >>> [sentence for sentence, _, _ in sentences("It is 2.5 kg. Wait!\nNo")]
+    >>> [sentence for sentence, _, _ in sentences("It is 2.5 kg. Wait!\\nNo")]
     ['It is 2.5 kg.', 'Wait!', 'No']
     """
     pieces, start = [], 0
@@ -386,7 +386,9 @@ def read_reply(text: str, *, truncated: bool = False, record_keys: tuple[str, ..
     cut_off = truncated or stops_mid_sentence(text)
     conclusion = None if cut_off else concluding_sentence(text)
     if conclusion and explicit and "\n" not in text[max(c.end for c in explicit):conclusion.start]:
-        conclusion = None  # the last sentence is part of, or shares its line with, the last commitment
+        # the last sentence is part of, or shares its line with, the last commitment ("The answer is 18. I
+        # double-checked with 3 methods."); a correction there is read by the cascade's correction rule
+        conclusion = None
     return Reading(text, tuple(explicit), conclusion, cut_off)
 
 

@@ -2,8 +2,10 @@
 
 A `Kind` reads every value of its kind in a text (in order) and compares a candidate with the
 reference: ``True`` (equal), ``False`` (different) or ``None`` (it cannot tell: free text that
-differs from the reference). The kinds are numbers, clock times, durations, years with an era,
-calendar dates, weekdays, entity names (``E49``), free text, lists, sets and ToT records.
+differs from the reference, a time without AM/PM that is the reference in one half of the day,
+a decimal more precise than the reference that rounds to it). The kinds are numbers, clock
+times, durations, years with an era, calendar dates, weekdays, entity names (``E49``), free
+text, lists, sets and ToT records.
 
 A kind may also name the *other* kinds an answer to it is sometimes written in by mistake
 (`OtherKind`: a number where a date is asked), each with whether such a value could still state
