@@ -25,6 +25,8 @@ Measures, per split and benchmark (the judge's outcome against the label):
 * **undecided**: of the replies that commit to an answer (labelled correct or wrong), the share
   the judge left undecided (for an LLM judge to settle).
 
+The tables also split real model replies from styled ones, and give the measures per deciding stage.
+
     python benchmarks/judge_report.py                      # deterministic and math-verify stages
     python benchmarks/judge_report.py --llm-judge embedded  # SmolLM2-135M as the LLM judge for what is left
     python benchmarks/judge_report.py --show-misses         # print every disagreement with its reason
@@ -72,6 +74,8 @@ def judge_rows(rows: list[dict], llm_judge: LLMJudgeFn | None = None) -> pd.Data
                                           question=row["question"], truncated=row["finish_reason"] == "length")
                                 for row in rows], llm_judge)
     return pd.DataFrame([{"id": row["id"], "split": row["split"], "benchmark": row["benchmark"],
+                          # real model replies, or replies written in the style of instruct models
+                          "kind": "real" if row["source"].startswith("embedded/") else "styled",
                           "label": row["label"], "outcome": j.outcome, "decided_by": j.decided_by,
                           "extracted": j.extracted, "explanation": j.explanation, "reason": row["reason"]}
                          for row, j in zip(rows, judgements)])
@@ -101,12 +105,8 @@ def trust_table(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 
 def stage_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per deciding stage: how many replies it decided and how often its verdict agrees with the label."""
-    agrees = ((frame["outcome"] == "correct") == (frame["label"] == "correct")) & frame["outcome"].isin(
-        ["correct", "wrong", "no_answer"])
-    return (frame.assign(agrees=agrees).groupby(["split", "decided_by"])
-            .agg(replies=("id", "size"), agrees_with_label=("agrees", "mean"))
-            .reset_index())
+    """The same measures per deciding stage ("none": left undecided, or no answer found)."""
+    return trust_table(frame, ["decided_by"])
 
 
 def open_llm_judge(name: str | None):
@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(frame)} labelled replies; labels: {frame['label'].value_counts().to_dict()}\n")
         print(trust_table(frame, ["split", "benchmark"]).to_string(), "\n")
         print(trust_table(frame, ["split"]).to_string(), "\n")
-        print(stage_table(frame).to_string(index=False), "\n")
+        print(trust_table(frame, ["split", "kind"]).to_string(), "\n")
+        print(stage_table(frame).to_string(), "\n")
         print(pd.crosstab([frame["split"], frame["label"]], frame["outcome"]).to_string())
     if args.show_misses:
         misses = frame[(frame["outcome"] == "correct") != (frame["label"] == "correct")]
