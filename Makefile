@@ -31,11 +31,12 @@ check: $(STAMP)
 	for params in params/*.yaml params/paper/*.yaml; do $(BIN)/python -m stad_utils.pipeline $$params --check || exit 1; done
 
 # Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format) and re-execute them
-# on their default parameters, so that the outputs nbval compares are current.
+# on their default parameters, so that the outputs nbval compares are current (the outputs it ignores are cleared).
 notebooks: $(STAMP)
 	$(BIN)/jupytext --sync notebooks/*.py
 	rm -rf results/notebook-defaults
 	cd notebooks && for nb in 0*.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb || exit 1; done
+	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/*.ipynb
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/judge_report.py
