@@ -16,6 +16,7 @@ asked for its models, so a server that is down fails the run at once, naming its
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
 import shutil
@@ -121,6 +122,7 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     model and simulated targets need no server yet (their servers start with their stage).
     """
     from .client import EndpointConfig, ModelClient
+    from .serving import embedded_model_path
 
     served: dict[str, list[dict]] = {}
     for stage, values in stage_params.items():
@@ -128,6 +130,9 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
             config = EndpointConfig.model_validate(block)
             if config.kind == "openai":
                 served[where] = ModelClient(config, role=where).preflight()
+            elif config.kind == "embedded":
+                served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
+                                  "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]
     return served

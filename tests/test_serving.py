@@ -3,6 +3,7 @@
 import signal
 import subprocess
 import sys
+import time
 
 import psutil
 import pytest
@@ -51,3 +52,33 @@ def test_two_settings_of_the_embedded_model_share_one_set_of_servers(tmp_path):
 
 def test_the_gguf_file_of_the_embedded_model_is_found():
     assert embedded_model_path().suffix == ".gguf" and embedded_model_path().stat().st_size > 50_000_000
+
+
+@pytest.mark.slow
+def test_killing_the_pipeline_mid_evaluation_leaves_no_server_behind(tmp_path):
+    """The issue's scenario: `kill -9` of the runner; its kernel, then the kernel's servers, must exit."""
+    import yaml
+
+    from stad_utils.pipeline import run_pipeline
+
+    params = tmp_path / "params.yaml"
+    params.write_text(yaml.safe_dump({"run": "killed", "results_dir": str(tmp_path / "results"),
+                                      "cache": str(tmp_path / "cache.sqlite"), "stages": {
+                                          "01_tasks": {"n_tasks": 6, "seed": 2},
+                                          "05_evaluate": {"targets": [{"kind": "embedded", "model": "smollm2",
+                                                                       "max_tokens": 256}]}}}))
+    run_pipeline(params, stages=["01_tasks", "02_decompose", "03_scaffold", "04_skills"])
+    runner = subprocess.Popen([sys.executable, "-m", "stad_utils.pipeline", str(params), "--stage", "05_evaluate"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (servers := guarded_servers(psutil.Process(runner.pid))) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert servers, "the embedded servers never started"
+        kernel = [p for p in psutil.Process(runner.pid).children() if "ipykernel" in " ".join(p.cmdline())]
+        runner.send_signal(signal.SIGKILL)  # the runner only: nothing of it can clean up
+        runner.wait()
+        gone, alive = psutil.wait_procs(servers + kernel, timeout=30)
+        assert not alive, [p.cmdline()[:4] for p in alive]
+    finally:
+        runner.kill()
