@@ -320,11 +320,16 @@ def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[
     ax.set_xticks(np.arange(len(columns)) + 0.5, columns, fontsize="small", rotation=90 if rotate_columns else 0)
 
 
+def _skills_with(items: Sequence[Outcome], max_shown: int, count: str) -> pd.DataFrame:
+    """The per-skill table (rare skills folded) of the skills with at least one unit in column ``count``."""
+    table = skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
+    return table[table[count] > 0]
+
+
 def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT):
     """Skill × model bottleneck rate; each cell shows the rate and its at-risk count n (grey below ``min_support``)."""
     title = "Where each model is blocked: bottleneck rate"
-    table = skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
-    table = table[table["at_risk"] > 0]
+    table = _skills_with(items, max_shown, "at_risk")
     if table.empty:
         return placeholder(title, f"no step was at risk (no task with a determined k needed help). {_left_out(items)}")
     names = model_names(items)
@@ -348,8 +353,7 @@ def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN
 def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN):
     """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕)."""
     title = "Solved alone, failed whole?"
-    table = skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
-    table = table[table["isolated_n"] > 0]
+    table = _skills_with(items, max_shown, "isolated_n")
     if table.empty:
         return placeholder(title, f"no isolated step was answered. {_left_out(items)}")
     names = model_names(items)
