@@ -313,7 +313,8 @@ def p_words(p: float) -> str:
 
 
 def _named(model: str, result: dict) -> str:
-    return f"{model} (simulated)" if model in result["simulated"] else model
+    marked = model in result["simulated"] and "simulat" not in model.lower()  # unless its name says so already
+    return f"{model} (simulated)" if marked else model
 
 
 def comparison_statement(result: dict) -> str:
