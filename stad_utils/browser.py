@@ -29,8 +29,6 @@ Filters (the same in the page and the widget; a model choice narrows k, stage an
   (correct vs wrong or no answer) differ on the same question; errors and undecided verdicts
   are never a disagreement.
 
-Possible answer leakage in the variants is not a flag yet: it waits for the per-task result
-of `stad_utils.compare.validity_checks`.
 """
 
 from __future__ import annotations
@@ -48,6 +46,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+from .compare import possible_leakage
 from .records import Ladder, Outcome, StepSkill, Verdict
 from .store import RunPaths, read_records
 
@@ -57,11 +56,13 @@ FLAGS = {
     "undecided": "undecided verdict",
     "error": "error",
     "truncated": "truncated reply",
+    "possible_leakage": "a variant may state the answer",
 }
 """The validity flags a task can raise for a model, each a place to look rather than a fault.
 
 ``step_failed_alone``: solved as asked (k = 0) although an isolated step was failed, which
-questions the teacher's step answer or the isolated wording.
+questions the teacher's step answer or the isolated wording. ``possible_leakage`` belongs to the
+task (`stad_utils.compare.possible_leakage`) and is raised for every model.
 """
 
 JUDGE_STAGES = ("deterministic", "math_verify", "llm_judge", "none", "error")
@@ -205,7 +206,7 @@ def _flags(outcomes: Sequence[Outcome], verdicts: Sequence[Verdict]) -> list[str
         "error": "error" in judged,
         "truncated": any(v.truncated for v in verdicts),
     }
-    return [flag for flag in FLAGS if raised[flag]]
+    return [flag for flag in FLAGS if raised.get(flag)]  # the task's own flags are added by _task_entry
 
 
 def _model_entry(outcomes: Sequence[Outcome], verdicts: Sequence[Verdict]) -> dict:
@@ -235,6 +236,9 @@ def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str]) -> 
                                      [v for v in verdicts if v.model == model])
                  for model in models if any(r.model == model for r in [*verdicts, *outcomes])}
     differs = _differing_verdicts(variants)
+    if possible_leakage(ladder):
+        for entry in per_model.values():
+            entry["flags"].append("possible_leakage")
     return {
         "id": ladder.task_id, "source": ladder.task.source, "question": ladder.task.question,
         "answer": ladder.task.answer, "n_steps": ladder.n_steps,

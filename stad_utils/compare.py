@@ -416,6 +416,13 @@ def _mentions(text: str, value: str) -> bool:
     return re.search(rf"(?<![\w.:/]){re.escape(value)}(?![\w:/]|\.\d)", text) is not None
 
 
+def possible_leakage(ladder: Ladder) -> bool:
+    """A scaffold, or an isolated question before the last, states the final answer that the original does not."""
+    answer = ladder.task.answer
+    return not _mentions(ladder.task.question, answer) and any(
+        _mentions(text, answer) for text in ladder.scaffolds + ladder.isolated[:-1])
+
+
 def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict:
     """Counts of suspicious variants and outcomes (each a place to look, not proof of a fault).
 
@@ -426,8 +433,7 @@ def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict
       failed, which questions the teacher's step answers or the isolated wording; ``None``
       under ``on_failure``, where solved originals have no isolated answers.
     """
-    leaking = [ladder.task_id for ladder in ladders if not _mentions(ladder.task.question, ladder.task.answer)
-               and any(_mentions(text, ladder.task.answer) for text in ladder.scaffolds + ladder.isolated[:-1])]
+    leaking = [ladder.task_id for ladder in ladders if possible_leakage(ladder)]
     solved_but_failed = (sum(o.k == 0 and False in o.isolated for o in items) if policy_of(items) == "full"
                          else None)
     return {"possible_leakage": len(leaking), "leaking_tasks": leaking[:20],

@@ -174,7 +174,7 @@ def test_browser_data_holds_each_task_with_its_variants_and_replies(run):
                                "skill": ["addition", "multiplication", "subtraction", "time arithmetic",
                                          "unit conversion"],
                                "stage": ["deterministic", "math_verify", "llm_judge", "none", "error"],
-                               "flag": list(FLAGS)}
+                               "flag": [flag for flag in FLAGS if flag != "possible_leakage"]}  # none leaks here
 
 
 def test_a_re_asked_error_is_superseded_by_its_answer(run):
@@ -353,3 +353,26 @@ def test_report_html_contains_the_browser(run, page):
 def test_a_page_without_evaluated_tasks_is_left_alone(tmp_path):
     page = "<html><body><h1>report</h1></body></html>"
     assert embed_browser(page, tmp_path) == page
+
+
+def test_a_task_whose_scaffold_states_the_answer_raises_the_leakage_flag_for_every_model(tmp_path):
+    from stad_utils.browser import browser_data, matching_tasks
+    from stad_utils.records import Ladder, Outcome, Step, Task
+
+    def ladder(task_id, scaffold):
+        task = Task(task_id=task_id, source="test", question="Ann has 3 bags of 4 apples. How many apples?",
+                    answer="12", answer_format="number")
+        steps = [Step(description="count bags", answer="3"), Step(description="multiply", answer="12")]
+        return Ladder(task=task, teacher="test", steps=steps, scaffolds=[scaffold], isolated=["A?", "B?"])
+
+    run = tmp_path / "run"
+    run.mkdir()
+    ladders = [ladder("leaks", "Ann has 12 apples. How many apples?"), ladder("clean", "Ann has 3 bags. How many?")]
+    (run / "ladders.jsonl").write_text("".join(item.model_dump_json() + "\n" for item in ladders))
+    (run / "outcomes.jsonl").write_text("".join(
+        Outcome(task_id=item.task_id, model=model, source="test", n_steps=2, skills=["a", "b"], curve=[False, True],
+                isolated=[True, True], k=1, non_monotonic=False, n_errors=0).model_dump_json() + "\n"
+        for item in ladders for model in ("m1", "m2")))
+    data = browser_data([run])
+    assert [t["id"] for t in matching_tasks(data, flag="possible_leakage")] == ["leaks"]
+    assert [t["id"] for t in matching_tasks(data, flag="possible_leakage", model="m2")] == ["leaks"]
