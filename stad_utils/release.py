@@ -19,8 +19,7 @@ from pathlib import Path
 
 from .official import from_row
 from .records import Task
-from .store import RecordError, read_records
-from .store import _parse_record as parse_record
+from .store import RecordError, collect_records, parse_record, read_records
 
 RELEASE_DATASET = "ibm-research/STaD"
 RELEASE_FILES = {"gsm8k": "gsm8k_scaffolded.jsonl", "math_hard": "math_hard_scaffolded.jsonl",
@@ -86,13 +85,5 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
 
 
 def _convert(rows: Iterable[dict], where: Path, skip_invalid: bool, problems: list[RecordError] | None) -> list[Task]:
-    tasks = []
-    for number, row in enumerate(rows, start=1):
-        try:
-            tasks.append(parse_record(where, number, row, release_task))
-        except RecordError as error:
-            if not skip_invalid:
-                raise
-            if problems is not None:
-                problems.append(error)
-    return tasks
+    return collect_records(enumerate(rows, start=1), lambda number, row: parse_record(where, number, row, release_task),
+                           skip_invalid=skip_invalid, problems=problems)

@@ -59,22 +59,37 @@ def read_records(
     `RecordError`. With ``skip_invalid`` bad lines are collected in ``problems`` instead of
     raising, so one broken line never costs the valid ones.
     """
-    records: list[R] = []
+    def read_line(number: int, raw: bytes) -> R | None:
+        obj = parse_jsonl_line(path, number, raw)
+        return None if obj is None else parse_record(path, number, obj, parse)
+
     with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                obj = parse_jsonl_line(path, number, raw)
-                if obj is not None:
-                    records.append(_parse_record(path, number, obj, parse))
-            except RecordError as error:
-                if not skip_invalid:
-                    raise
-                if problems is not None:
-                    problems.append(error)
+        return collect_records(enumerate(handle, start=1), read_line, skip_invalid=skip_invalid, problems=problems)
+
+
+def collect_records(numbered: Iterable[tuple[int, T]], build: Callable[[int, T], R | None], *,
+                    skip_invalid: bool = False, problems: list[RecordError] | None = None) -> list[R]:
+    """``build`` a record from each numbered item (a file's line, a dataset's row); ``None`` is skipped.
+
+    A `RecordError` stops the reading, or with ``skip_invalid`` is collected in ``problems``.
+    """
+    records: list[R] = []
+    for number, item in numbered:
+        try:
+            record = build(number, item)
+        except RecordError as error:
+            if not skip_invalid:
+                raise
+            if problems is not None:
+                problems.append(error)
+            continue
+        if record is not None:
+            records.append(record)
     return records
 
 
-def _parse_record(path: Path | str, number: int, obj: dict, parse: Callable[[dict], R]) -> R:
+def parse_record(path: Path | str, number: int, obj: dict, parse: Callable[[dict], R]) -> R:
+    """``parse(obj)``, its failures turned into a `RecordError` naming the file, the line and the field."""
     try:
         return parse(obj)
     except ValidationError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -60,6 +61,22 @@ def parse_json_object(text: str | None) -> dict | None:
             found = candidate
         position = cleaned.find("{", end)
     return found
+
+
+def literal_value(text: str) -> Any | None:
+    """``text`` read as JSON, or else as a Python literal (ToT writes its labels with single quotes).
+
+    ``None`` if it is neither.
+
+    >>> literal_value("{'day': 'same_day'}"), literal_value('["a", "b"]'), literal_value("a, b")
+    ({'day': 'same_day'}, ['a', 'b'], None)
+    """
+    for loader in (json.loads, ast.literal_eval):
+        try:
+            return loader(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
 
 
 def response_format(json_mode: str, name: str, schema: dict) -> dict | None:

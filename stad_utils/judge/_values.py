@@ -15,7 +15,6 @@ when it could not.
 
 from __future__ import annotations
 
-import ast
 import json
 import math
 import operator
@@ -26,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..records import AnswerFormat
+from ..structured import literal_value
 
 
 @dataclass(frozen=True)
@@ -582,14 +582,8 @@ _ITEM = re.compile(rf"[\w'-]+(?:\s[\w'-]+){{0,{_MAX_ITEM_WORDS - 1}}}")
 
 
 def _literal_list(text: str) -> list | None:
-    for loader in (json.loads, ast.literal_eval):
-        try:
-            value = loader(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-        if isinstance(value, (list, tuple)):
-            return list(value)
-    return None
+    value = literal_value(text)
+    return list(value) if isinstance(value, (list, tuple)) else None
 
 
 def _prose_list(text: str) -> list[str] | None:
@@ -632,17 +626,8 @@ _LETTER_TRIPLES = ("HMS", "XYZ", "ABC")  # ToT names hours, minutes and seconds 
 
 def _record_objects(text: str) -> list[dict]:
     """JSON or Python-style objects in a span (the committed-answer reader writes records as JSON)."""
-    found = []
-    for candidate in re.findall(r"\{[^{}]*\}", text):
-        for loader in (json.loads, ast.literal_eval):
-            try:
-                value = loader(candidate)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if isinstance(value, dict):
-                found.append(value)
-            break
-    return found
+    values = (literal_value(candidate) for candidate in re.findall(r"\{[^{}]*\}", text))
+    return [value for value in values if isinstance(value, dict)]
 
 
 def _unit_seconds(keys: set[str]) -> dict[str, int] | None:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..structured import literal_value
+
 OFFICIAL_REPOSITORY = "https://github.com/ibm-granite/scaffolded-task-design"
 OFFICIAL_TAG = "stad-acl_2026"
 PROMPTS_FILE = Path("STaD", "scripts", "prompts.py")
@@ -244,13 +246,8 @@ def read_judge_reply(reply: str | None) -> dict | None:
     {'score': 1, 'justification': '10:30 is 1030'}
     """
     for candidate in reversed(_balanced_braces(reply or "")):
-        for parse in (json.loads, ast.literal_eval):
-            try:
-                value = parse(candidate)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue
-            if isinstance(value, dict):
-                return value
+        if isinstance(value := literal_value(candidate), dict):
+            return value
     return None
 
 
