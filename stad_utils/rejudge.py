@@ -75,9 +75,7 @@ def rejudge_run(run_dir: Path | str, llm_judge: LLMJudgeFn | None = None) -> pd.
     judgements = judge_answers([judge_item(v.variant, formats[v.task_id], v.reference, v.prompt, v.response,
                                            "length" if v.truncated else v.finish_reason) for v in old], llm_judge)
     # only the judge's fields change: the reply, its cost and whether it came from the cache stay as they were
-    new = [v.model_copy(update={**judged_fields(j, llm_judge),
-                                "error": f"judge: {j.explanation}" if j.outcome == "error" else None})
-           for v, j in zip(old, judgements)]
+    new = [v.model_copy(update=judged_fields(j, llm_judge)) for v, j in zip(old, judgements)]
     RecordFile(paths.verdicts, Verdict).append(new)
     skills = read_records(paths.skills, StepSkill.model_validate) if paths.skills.exists() else []
     results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)

@@ -175,29 +175,26 @@ class Question:
     def key(self) -> tuple[str, str, int, int]:
         return self.ladder.task_id, self.variant, self.level, self.sample
 
-    @property
-    def answer_format(self) -> AnswerFormat | None:
-        return answer_format_of(self.variant, self.ladder.task.answer_format)
-
-
-def answer_format_of(variant: VariantKind, task_format: AnswerFormat) -> AnswerFormat | None:
-    """How a question's reply is compared: isolated steps have no declared format (the judge infers
-    it from the step's answer); the original, scaffold and placebo levels have the task's."""
-    return None if variant == "isolated" else task_format
-
-
 def judge_item(variant: VariantKind, task_format: AnswerFormat, reference: str, prompt: str, response: str | None,
                finish_reason: str | None) -> JudgeItem:
-    """What the judge needs of one reply: evaluation and re-judging build it the same way."""
-    return JudgeItem(response, reference, answer_format_of(variant, task_format), question=prompt,
+    """What the judge needs of one reply: evaluation and re-judging build it the same way.
+
+    Isolated steps have no declared format (the judge infers it from the step's answer); the
+    original, scaffold and placebo levels are compared as the task's answer.
+    """
+    return JudgeItem(response, reference, None if variant == "isolated" else task_format, question=prompt,
                      truncated=finish_reason == "length")
 
 
 def judged_fields(judgement: Judgement, llm_judge: LLMJudgeFn | None) -> dict:
-    """The fields of a `Verdict` that the judge sets (the reply's fields stay as they were)."""
+    """The fields of a `Verdict` that the judge sets (the reply's fields stay as they were).
+
+    ``error`` says why a judge gave no usable verdict; a reply that never came has its own error.
+    """
     return {"outcome": judgement.outcome, "correct": judgement.correct, "extracted": judgement.extracted,
             "decided_by": judgement.decided_by, "explanation": judgement.explanation,
-            "judge_version": judge_version(llm_judge), "truncated": judgement.truncated}
+            "judge_version": judge_version(llm_judge), "truncated": judgement.truncated,
+            "error": f"judge: {judgement.explanation}" if judgement.outcome == "error" else None}
 
 
 def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
@@ -318,11 +315,11 @@ def _judged(question: Question, reply: ChatResult, model: str, llm_judge: LLMJud
     task = question.ladder.task
     [judgement] = judge_answers([judge_item(question.variant, task.answer_format, question.reference, question.prompt,
                                             reply.text, reply.finish_reason)], llm_judge)
+    judged = judged_fields(judgement, llm_judge)
     return Verdict(
         task_id=question.ladder.task_id, model=model, variant=question.variant, level=question.level,
         sample=question.sample, prompt=question.prompt, reference=question.reference, response=reply.text,
-        error=reply.error or (f"judge: {judgement.explanation}" if judgement.outcome == "error" else None),
-        **judged_fields(judgement, llm_judge), finish_reason=reply.finish_reason,
+        **{**judged, "error": reply.error or judged["error"]}, finish_reason=reply.finish_reason,
         prompt_tokens=reply.prompt_tokens or None, completion_tokens=reply.completion_tokens or None,
         policy=policy, simulated=simulated, latency_s=reply.latency_s, cached=reply.cached,
     )
