@@ -1,12 +1,12 @@
-"""Size and speed of the failure browser on a paper-sized run: 1,200 GSM8K tasks × 6 models.
+"""Size and speed of the failure browser on a paper-sized run: every kept GSM8K task (1,178) × 6 models.
 
-The run is synthetic but realistically shaped: real GSM8K test questions, steps
-(`gsm8k_solution_steps`) and template variants; each reply is two to four real GSM8K *train*
+The run is synthetic but realistically shaped: real GSM8K test questions, steps and template
+variants (the `gsm8k_solution` teacher's verified ladders, as in `analysis_speed.py`); each reply is two to four real GSM8K *train*
 solutions joined (so replies read like reasoning), 3% cut off at 7,000 characters, 2% errors,
 2% undecided. No model is called. Prints the page size and the time to build it, then opens it
 in headless Chromium (Debian's `chromium`) and times the table, a filter and a drill-down.
 
-    python benchmarks/browser_size.py                 # 1,200 tasks × 6 models
+    python benchmarks/browser_size.py                 # 1,178 tasks × 6 models
     python benchmarks/browser_size.py --tasks 300 --no-browser
 """
 
@@ -25,28 +25,15 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT / "tests"))
 
-from stad_utils import Ladder, Outcome, RunPaths, StepSkill, Task, Verdict  # noqa: E402
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from analysis_speed import gsm8k_ladders  # noqa: E402  (the verified ladders of the whole GSM8K test set)
+
+from stad_utils import Ladder, Outcome, RunPaths, StepSkill, Verdict  # noqa: E402
 from stad_utils.browser import browser_data, browser_html, disagreements  # noqa: E402
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
-from stad_utils.teachers import gsm8k_solution_steps, template_variants  # noqa: E402
 
 MODELS = ["qwen2.5-3b", "qwen2.5-7b", "llama-3.2-3b", "llama-3.1-8b", "granite-3.3-2b", "granite-3.3-8b"]
-
-
-def gsm8k_ladders(n_tasks: int) -> list[Ladder]:
-    ladders = []
-    for number, line in enumerate(open(DATA / "gsm8k_test.jsonl", encoding="utf-8")):
-        item = json.loads(line)
-        steps = gsm8k_solution_steps(item["answer"])
-        if 2 <= len(steps) <= 6:
-            task = Task(task_id=f"gsm8k-{number:04d}", source="gsm8k", question=item["question"],
-                        answer=item["answer"].split("####")[1].strip(), answer_format="number")
-            scaffolds, isolated = template_variants(task, steps)
-            ladders.append(Ladder(task=task, teacher="gsm8k_solution", steps=steps, scaffolds=scaffolds,
-                                  isolated=isolated))
-        if len(ladders) == n_tasks:
-            break
-    return ladders
 
 
 def simulated_records(ladders: list[Ladder], seed: int = 0) -> tuple[list[Verdict], list[Outcome]]:
@@ -122,13 +109,13 @@ def open_in_chromium(page_path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tasks", type=int, default=1200)
+    parser.add_argument("--tasks", type=int, default=None, help="the first N tasks (default: all)")
     parser.add_argument("--no-browser", action="store_true", help="skip the headless Chromium timings")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         paths = RunPaths(Path(scratch) / "run")
         paths.root.mkdir()
-        ladders = gsm8k_ladders(args.tasks)
+        ladders = gsm8k_ladders()[:args.tasks]
         verdicts, outcomes = simulated_records(ladders)
         skills = [StepSkill(task_id=ladder.task_id, step=i, description=step.description, label=step.skill,
                             cluster=0, skill=step.skill or "unmapped")
