@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test lab check notebooks benchmark clean
+.PHONY: install demo test chromium lab check notebooks benchmark clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,14 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m stad_utils.pipeline params/quickstart.yaml
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The failure browser's test drives Debian's headless Chromium (playwright downloads no browser here).
+chromium:
+	@command -v chromium >/dev/null || { \
+		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 # JupyterLab on the stage notebooks, with this environment's kernel.
 lab: $(STAMP)
