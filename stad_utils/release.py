@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from .official import from_row
+from .official import from_row, identity
 from .records import Task
 from .store import RecordError, collect_records, parse_record, read_records
 
@@ -66,7 +66,8 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
     path : a local JSONL file; or a local folder holding the release's files, read with
         ``datasets.load_dataset(path, data_files=…)``; ``None`` loads them from the hub
         (``datasets.load_dataset("ibm-research/STaD", data_files=…)``).
-    skip_invalid, problems : skip bad rows and collect them (each names file, row and field).
+    skip_invalid, problems : skip bad rows and collect them (each names file, row and field); a row
+        repeating an earlier row's id (or question, without ids) is one (`stad_utils.official.identity`).
 
     Examples
     --------
@@ -74,7 +75,7 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
     >>> tasks = load_release(path="tot_arithmetic_scaffolded.jsonl")  # doctest: +SKIP
     """
     if path and Path(path).is_file():
-        return read_records(path, release_task, skip_invalid=skip_invalid, problems=problems)
+        return read_records(path, release_task, skip_invalid=skip_invalid, problems=problems, unique_by=identity)
     if benchmark not in RELEASE_FILES:
         raise ValueError(f"which benchmark of the release? choose from {sorted(RELEASE_FILES)} (got {benchmark!r})")
     from datasets import load_dataset
@@ -86,4 +87,4 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
 
 def _convert(rows: Iterable[dict], where: Path, skip_invalid: bool, problems: list[RecordError] | None) -> list[Task]:
     return collect_records(enumerate(rows, start=1), lambda number, row: parse_record(where, number, row, release_task),
-                           skip_invalid=skip_invalid, problems=problems)
+                           skip_invalid=skip_invalid, problems=problems, unique_by=identity, source=where)
