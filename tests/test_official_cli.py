@@ -20,6 +20,7 @@ import yaml
 
 from stad_utils import Outcome, read_records
 from stad_utils.official.__main__ import main
+from stad_utils.params import check_params, load_params
 from stad_utils.pipeline import run_pipeline
 from stad_utils.store import RunPaths
 
@@ -181,12 +182,22 @@ def test_import_then_evaluate_and_export_from_params(tmp_path, capsys):
                                                 "simulation": {"step_accuracy": {"default": 0.6}, "seed": 1}}],
                                    "policy": "on_failure", "export_official": "exported"}}}))
     run_pipeline(params, stages=["04_skills", "05_evaluate"])
-    folder = tmp_path / "exported" / "planted"
+    folder = tmp_path / "exported" / "simulated_planted"  # the target "simulated:planted", as a folder name
     assert_official_test_chain(folder, "roundtrip_final")
     asked = lines(folder / "roundtrip_final_evaluation_scored.jsonl")
     assert len(asked) == 3 and (tmp_path / "exported" / "roundtrip_final.jsonl").read_bytes() == \
            (OFFICIAL / f"{STEM}.jsonl").read_bytes()  # the test input is the imported final file, unchanged
     k = {o.task_id: o.k for o in read_records(RunPaths(tmp_path / "roundtrip").outcomes, Outcome.model_validate)
-         if o.model == "planted"}
-    assert main(["import", str(folder), "--run", "back", "--model", "planted", "--results-dir", str(tmp_path)]) == 0
+         if o.model == "simulated:planted"}
+    assert 0 in k.values() and any(value != 0 for value in k.values())  # solved and failed originals both exported
+    assert main(["import", str(folder), "--run", "back", "--model", "simulated:planted",
+                 "--results-dir", str(tmp_path)]) == 0
     assert {o.task_id: o.k for o in read_records(RunPaths(tmp_path / "back").outcomes, Outcome.model_validate)} == k
+
+
+def test_the_export_folder_is_resolved_against_the_params_file_and_need_not_exist(tmp_path):
+    params = tmp_path / "params" / "run.yaml"
+    params.parent.mkdir()
+    params.write_text(yaml.safe_dump({"run": "r", "stages": {"05_evaluate": {"export_official": "../files"}}}))
+    assert load_params(params)["stages"]["05_evaluate"]["export_official"] == str(tmp_path / "files")
+    assert check_params(params).ok, str(check_params(params))
