@@ -4,7 +4,8 @@ The release holds one final-file row per task, with an ``id`` (see `stad_utils.o
 every field)::
 
     id, question, answer, solution, category (MATH-Hard), sub-task [{segment, skill}],
-    sub-task-answer [{explanation, answer}], scaffolding [str], decompositions [str], …
+    sub-task-answer [{explanation, answer}], scaffolding [str], scaffolding_verification
+    [{score, justification}], decompositions [str], …
 
 `release_task` turns a row into a `Task` carrying the row's steps and variants as its
 reference, so already-scaffolded data is evaluated without a teacher model. `load_release`
@@ -30,8 +31,9 @@ RELEASE_FILES = {"gsm8k": "gsm8k_scaffolded.jsonl", "math_hard": "math_hard_scaf
 def release_task(row: dict, *, source: str = "stad_release") -> Task:
     """A `Task` carrying a release row's steps, scaffolds and isolated questions as its reference.
 
-    Rows the authors' verification did not pass are refused (`RecordError`): the paper
-    would not have evaluated them either.
+    Rows the authors' verification did not pass, or that do not say it passed (no
+    ``scaffolding_verification``), are refused (`RecordError`): the paper would not have
+    evaluated them either.
 
     Examples
     --------
@@ -40,6 +42,7 @@ def release_task(row: dict, *, source: str = "stad_release") -> Task:
     ...                     {"segment": "Measure it", "skill": "duration"}],
     ...        "sub-task-answer": [{"explanation": "10 to 11", "answer": "10-11"}, {"explanation": "", "answer": 1}],
     ...        "scaffolding": ["Ann and Bo are both free 10-11. For how many hours?"],
+    ...        "scaffolding_verification": [{"score": 1, "justification": "1 equals 1"}],
     ...        "decompositions": ["When are both free?", "How long is 10-11?"]}
     >>> task = release_task(row)
     >>> task.task_id, task.answer, [step.answer for step in task.reference_steps]
