@@ -358,3 +358,15 @@ def test_source_official_on_a_final_file_points_to_stad_release():
     teacher = OracleTeacher()
     ladders = build_ladders(decompose(tasks, teacher), teacher)
     assert [ladder.scaffolds for ladder in ladders] == [row["scaffolding"] for row in final_rows()]
+
+
+def test_a_null_text_that_is_never_judged_reads_as_empty_and_is_written_back_as_null(tmp_path):
+    row = with_step(final_rows()[1], 1, {"explanation": None, "answer": 12})
+    row["scaffolding_verification"] = [{"answer": None, "score": 1, "justification": None}]
+    path = tmp_path / "chain_final.jsonl"
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\n")
+    [imported] = read_official(path)
+    assert imported.ladder.steps[0].explanation == "" and imported.ladder.verification[0].justification == ""
+    assert imported.ladder.verification[0].answer is None
+    write_official(tmp_path / "again.jsonl", [imported.ladder], kind="final")
+    assert (tmp_path / "again.jsonl").read_text(encoding="utf-8") == path.read_text(encoding="utf-8")

@@ -207,7 +207,7 @@ def _level_check(level: int, item: Any) -> LevelCheck:
     if not isinstance(item, dict):
         raise RecordError("", 0, SCAFFOLDING_VERIFICATION, f"item {level} is not an object: {item!r}")
     return LevelCheck(level=level, answer=_optional_text(item.get("answer")), correct=item.get("score") == 1,
-                      decided_by=DECIDED_BY, justification=_text(item.get("justification", "")))
+                      decided_by=DECIDED_BY, justification=_item_text(item, "justification"))
 
 
 def _verdicts(row: dict, task: Task, ladder: Ladder | None, model: str) -> list[Verdict]:
@@ -433,7 +433,8 @@ def _optional_text(value: Any) -> str | None:
 
 
 def _item_text(item: Any, key: str) -> str:
-    return _text(item.get(key, "")) if isinstance(item, dict) else _text(item)
+    """``item[key]`` as text ("" when missing or null); an item that is no object is its own text."""
+    return (_optional_text(item.get(key)) or "") if isinstance(item, dict) else _text(item)
 
 
 def _skill(segment: Any) -> str | None:
