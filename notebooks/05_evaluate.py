@@ -33,9 +33,9 @@
 # task's k undetermined, and such tasks are counted, not guessed. Several targets are
 # evaluated at the same time, each verdict written as soon as it is judged.
 #
-# With `export_official` set to a folder, the stage also writes the authors' files: the test
-# script's input (the verified ladders) and, per target, the six files their test script would
-# have written (`stad_utils.official.export_run`).
+# With `export_official` set to a folder, the stage also writes the authors' files: their
+# generation chain, whose last file (the verified ladders) is their test script's input, and,
+# per target, the six files their test script would have written (`stad_utils.official.export_run`).
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
@@ -44,7 +44,7 @@ judge: dict = {}  # an endpoint for the LLM judge stage; empty: deterministic an
 policy: str = "full"  # "full": every level; "on_failure": variants only for failed originals (the authors' scripts)
 placebo: bool = False  # also ask each scaffold level's placebo (same length, no step solved): help from content vs form
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
-export_official: str = ""  # a folder for the authors' files: the test script's input and each target's six files ("" for none)
+export_official: str = ""  # a folder for the authors' files: their generation chain and each target's six test files ("" for none)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -76,7 +76,7 @@ results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate)
 paths.outcomes.write_text("".join(o.model_dump_json() + "\n" for o in results))  # derived from verdicts
 if export_official:
     written = export_run(paths.root, export_official, models=[model.model for model in models])
-    print(f"official files: the test script's input {written.pop('')[0]}; "
+    print(f"official files: the test script's input {written.pop('')[-1]}; "
           + "; ".join(f"{model}: {len(files)} files in {files[0].parent}" for model, files in written.items()))
 
 # %% [markdown]

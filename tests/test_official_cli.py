@@ -117,17 +117,20 @@ def test_the_last_test_file_alone_leaves_out_the_solved_originals(tmp_path, caps
 
 def test_export_gives_the_official_files_back_and_reimporting_them_the_same_k(tmp_path, capsys):
     assert run_import(capsys, OFFICIAL, "--run", "imported", "--results-dir", tmp_path)[0] == 0
-    assert main(["export", str(tmp_path / "imported"), "--to", str(tmp_path / "out"), "--stem", STEM]) == 0
-    assert "target 'official': 7 files in" in capsys.readouterr().out
-    exported = tmp_path / "out" / "official"
-    originals = sorted(path.name for path in OFFICIAL.glob(f"{STEM}*.jsonl"))
-    assert sorted(path.name for path in exported.iterdir()) == originals
-    for name in originals:  # byte for byte: every row, key order and ensure_ascii=False
-        assert (exported / name).read_bytes() == (OFFICIAL / name).read_bytes(), name
-    assert (tmp_path / "out" / f"{STEM}.jsonl").read_bytes() == (OFFICIAL / f"{STEM}.jsonl").read_bytes()
-    assert_official_test_chain(exported, STEM)
-    assert main(["import", str(exported), "--run", "again", "--results-dir", str(tmp_path)]) == 0
+    assert main(["export", str(tmp_path / "imported"), "--to", str(tmp_path / "out"), "--stem", "sample"]) == 0
+    out = capsys.readouterr().out
+    assert "the generation chain: 6 files in" in out and "target 'official': 7 files in" in out
+    generation = sorted(path.name for path in OFFICIAL.glob("sample*.jsonl") if "_final_" not in path.name)
+    tests = sorted(path.name for path in OFFICIAL.glob(f"{STEM}*.jsonl"))
+    for folder, names in ((tmp_path / "out", generation), (tmp_path / "out" / "official", tests)):
+        assert sorted(path.name for path in folder.glob("*.jsonl")) == names
+        for name in names:  # byte for byte: every row, key order and ensure_ascii=False
+            assert (folder / name).read_bytes() == (OFFICIAL / name).read_bytes(), name
+    assert_official_test_chain(tmp_path / "out" / "official", STEM)
+    assert main(["import", str(tmp_path / "out"), str(tmp_path / "out" / "official"), "--run", "again",
+                 "--results-dir", str(tmp_path)]) == 0
     assert k_by_task(tmp_path / "again") == k_by_task(tmp_path / "imported")
+    assert RunPaths(tmp_path / "again").ladders.read_bytes() == RunPaths(tmp_path / "imported").ladders.read_bytes()
 
 
 def test_the_layout_check_catches_a_solved_original_among_the_variants(tmp_path):

@@ -5,8 +5,8 @@
 
 ``import`` reads files or folders of the authors' generation chain (``X.jsonl`` … ``X_final.jsonl``)
 and test chain (``…_evaluation.jsonl`` … ``…_scored_scored.jsonl``) into a new run folder and
-prints what it read (`stad_utils.official.import_chain`). ``export`` writes a run's final file and
-each target's six test files (`stad_utils.official.export_run`). RUN is a run name in the results
+prints what it read (`stad_utils.official.import_chain`). ``export`` writes a run's generation
+chain and each target's six test files (`stad_utils.official.export_run`). RUN is a run name in the results
 folder, or a run folder's path.
 """
 
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     writing.add_argument("run", metavar="RUN", help="a run name in the results folder, or a run folder")
     writing.add_argument("--to", required=True, help="the folder to write into")
     writing.add_argument("--model", action="append", help="export this target only (repeatable; default: all)")
-    writing.add_argument("--stem", help="the files' stem (default: <run>_final)")
+    writing.add_argument("--stem", help="X of the files X.jsonl … X_final.jsonl … (default: the run's name)")
     for command in (reading, writing):
         command.add_argument("--results-dir", type=Path, default=RESULTS, help=f"the results folder (default {RESULTS})")
     args = parser.parse_args(argv)
@@ -44,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             run_dir = Path(args.run) if Path(args.run).is_dir() else args.results_dir / args.run
             written = export_run(run_dir, args.to, models=args.model, stem=args.stem)
-            print(f"the test script's input: {written.pop('')[0]}")
+            generation = written.pop("")
+            print(f"the generation chain: {len(generation)} files in {generation[-1].parent}; "
+                  f"the test script's input: {generation[-1]}")
             for model, files in written.items():
                 print(f"target {model!r}: {len(files)} files in {files[0].parent}")
     except (ValueError, OSError) as exc:  # a RecordError is a ValueError

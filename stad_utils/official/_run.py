@@ -7,8 +7,9 @@ one run holds every task, decomposition and ladder they name, and one target's v
 solved original needs ``…_evaluation_scored.jsonl``: the test script asks variants only of
 failed originals, so every later test file leaves the solved ones out (their k = 0).
 
-Export (`export_run`) writes the test script's input (the run's verified ladders, a final file)
-and, for each target, the six files the test script would have written for it.
+Export (`export_run`) writes the generation chain's files (its last, the verified ladders, is
+the test script's input) and, for each target, the six files the test script would have
+written for it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from ..metrics import k_distribution, outcomes
 from ..records import Decomposition, Ladder, Outcome, Task, Verdict
 from ..store import RecordError, RecordFile, RunPaths, read_records
-from ._fields import CHAIN, FINAL, KINDS, TEST, FileKind
+from ._fields import CHAIN, GENERATION, KINDS, TEST, FileKind, file_name
 from ._files import read_official, write_official, write_test_chain
 from ._rows import Imported
 
@@ -189,22 +190,26 @@ def import_chain(paths: Iterable[Path | str], run_dir: Path | str, *, model: str
 
 def export_run(run_dir: Path | str, to: Path | str, *, models: Sequence[str] | None = None,
                stem: str | None = None) -> dict[str, list[Path]]:
-    """Write a run's official files into ``to``; returns the files written, by target (``""``: the test input).
+    """Write a run's official files into ``to``; returns the files written, by target (``""``: the generation chain).
 
-    * ``<stem>.jsonl``: the run's verified ladders as a final file, the official test script's input;
-    * ``<target>/<stem>.jsonl`` and the six files the test script writes from it, with each
-      target's verdicts (``models``; default: every target of the run), e.g.
-      ``<target>/<stem>_evaluation_scored.jsonl`` (every original) …
-      ``<target>/<stem>_evaluation_scored_decomposition_evaluation_scaffolding_evaluation_scored_scored.jsonl``
-      (failed originals only). ``<target>`` is the model name with other characters than
-      letters, digits, ``.``, ``-`` and ``_`` replaced by ``_``.
+    * the generation chain, with the rows each of its modes would have kept: ``<stem>.jsonl``
+      (the tasks), ``<stem>_segment.jsonl`` and ``<stem>_segment_answers.jsonl`` (the
+      decompositions), ``…_scaffolding.jsonl`` and ``…_verify.jsonl`` (the ladders), and
+      ``<stem>_final.jsonl`` (the verified ladders: the official test script's input);
+    * per target (``models``; default: every target of the run), in ``<target>/``:
+      ``<stem>_final.jsonl`` and the six files the test script writes from it with that target's
+      verdicts, ``<stem>_final_evaluation.jsonl`` … ``<stem>_final_evaluation_scored.jsonl``
+      (every original) … ``…_scaffolding_evaluation_scored_scored.jsonl`` (failed originals only).
+      ``<target>`` is the model name with characters other than letters, digits, ``.``, ``-``
+      and ``_`` replaced by ``_``.
 
-    ``stem`` defaults to ``<run folder name>_final``.
+    ``stem`` defaults to the run folder's name.
     """
     run, to = RunPaths(run_dir), Path(to)
-    ladders = [ladder for ladder in read_records(run.ladders, Ladder.model_validate) if ladder.verified]
+    stem = stem or run.root.name
+    ladders = read_records(run.ladders, Ladder.model_validate)
+    verified = [ladder for ladder in ladders if ladder.verified]
     verdicts = read_records(run.verdicts, Verdict.model_validate) if run.verdicts.exists() else []
-    stem = stem or f"{run.root.name}_final"
     held = sorted({verdict.model for verdict in verdicts})
     chosen = list(models) if models is not None else held
     missing = sorted(set(chosen) - set(held))
@@ -213,8 +218,14 @@ def export_run(run_dir: Path | str, to: Path | str, *, models: Sequence[str] | N
     folders = {model: to / re.sub(r"[^\w.-]+", "_", model).strip("_") for model in chosen}
     if len(set(folders.values())) < len(folders):
         raise ValueError(f"targets {chosen} would share a folder: export them one at a time with models=[…]")
-    write_official(to / f"{stem}.jsonl", ladders, kind=FINAL)
-    written = {"": [to / f"{stem}.jsonl"]}
+    records = {"input": read_records(run.tasks, Task.model_validate),
+               "segment": read_records(run.decompositions, Decomposition.model_validate)
+               if run.decompositions.exists() else []}
+    records["answers"] = records["segment"]
+    written = {"": []}
+    for kind in GENERATION:
+        written[""].append(to / file_name(stem, kind))
+        write_official(written[""][-1], records.get(kind.name, ladders), kind=kind)
     for model, folder in folders.items():
-        written[model] = write_test_chain(folder, stem, ladders, verdicts, model=model)
+        written[model] = write_test_chain(folder, f"{stem}_final", verified, verdicts, model=model)
     return written
