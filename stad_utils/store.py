@@ -20,7 +20,7 @@ R = TypeVar("R", bound=BaseModel)
 T = TypeVar("T")
 
 UniqueBy = Callable[[Any], tuple[str, str]]
-"""A record's task id and the field of the line it comes from, e.g. ``("id", "7")`` or ``("question", "official-…")``."""
+"""The field of its line a record's task id comes from, and the id: ``("id", "7")``, ``("question", "official-…")``."""
 
 
 class RecordError(ValueError):
