@@ -24,13 +24,15 @@
 # Every task gets a stable `task_id` that follows it through every later stage.
 #
 # Two sources start from the authors' work: `stad_release` loads their published scaffolded
-# tasks (steps and variants included, served by the `oracle` teacher), and `official` reads any
-# file of their pipeline, e.g. its raw input rows (`question`, `answer`); rows without an `id`
-# get `official-` and 12 hex digits of their question's SHA-256.
+# tasks, or any final file of their pipeline (steps and variants included, served by the `oracle`
+# teacher), and `official` reads their raw input rows (`question`, `answer`); rows without an `id`
+# get `official-` and 12 hex digits of their question's SHA-256. A later file of their chain given
+# to `official` is refused, with advice: `stad_release`, or `python -m stad_utils.official import`
+# for the whole chain with its verdicts.
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-source: str = "generated"  # "generated", "gsm8k", "math_hard", "tot_arithmetic", "stad_release" or "official" (see below)
+source: str = "generated"  # "generated", "gsm8k", "math_hard", "tot_arithmetic", "stad_release" or "official" (see above)
 data_path: str = ""  # a local JSONL file or folder for a benchmark or the release; "" loads it from the Hugging Face hub
 release: str = ""  # stad_release from a folder or the hub: which benchmark's file ("gsm8k", "math_hard", "tot_arithmetic")
 n_tasks: int = 4  # how many tasks to keep (benchmarks: 0 keeps all)

@@ -32,6 +32,10 @@
 # server error) is an *error*, never a wrong answer; errors and undecided verdicts leave a
 # task's k undetermined, and such tasks are counted, not guessed. Several targets are
 # evaluated at the same time, each verdict written as soon as it is judged.
+#
+# With `export_official` set to a folder, the stage also writes the authors' files: their
+# generation chain, whose last file (the verified ladders) is their test script's input, and,
+# per target, the six files their test script would have written (`stad_utils.official.export_run`).
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
@@ -40,6 +44,7 @@ judge: dict = {}  # an endpoint for the LLM judge stage; empty: deterministic an
 policy: str = "full"  # "full": every level; "on_failure": variants only for failed originals (the authors' scripts)
 placebo: bool = False  # also ask each scaffold level's placebo (same length, no step solved): help from content vs form
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
+export_official: str = ""  # a folder for the authors' files: their generation chain and each target's six test files ("" for none)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -49,6 +54,7 @@ from contextlib import ExitStack
 from stad_utils import (Ladder, RunPaths, StepSkill, Verdict, evaluate_targets, k_distribution, open_client,
                         open_judge, outcomes, read_records, record_usage)
 from stad_utils.metrics import latest_verdicts
+from stad_utils.official import export_run
 from stad_utils.stages import usage_by_option
 
 paths = RunPaths(run_dir)
@@ -68,6 +74,10 @@ for model in models:
 record_usage(paths, "05_evaluate", {"target": models, "judge": llm_judge})
 results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)
 paths.outcomes.write_text("".join(o.model_dump_json() + "\n" for o in results))  # derived from verdicts
+if export_official:
+    written = export_run(paths.root, export_official, models=[model.model for model in models])
+    print(f"official files: the test script's input {written.pop('')[-1]}; "
+          + "; ".join(f"{model}: {len(files)} files in {files[0].parent}" for model, files in written.items()))
 
 # %% [markdown]
 # What the evaluation cost, per option: repeated samples and placebo levels multiply the calls

@@ -30,6 +30,8 @@ STAGES = ("01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate",
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATH_KEYS = {"data_path", "skill_map_edits", "official_repo", "other_runs"}
 """Parameters (at any depth of a stage block) that hold file or folder paths."""
+OUTPUT_PATH_KEYS = {"export_official"}
+"""Parameters that name folders a stage writes: resolved like `PATH_KEYS`, and need not exist yet."""
 RUNNER_PARAMETERS = {"run_dir", "cache_path"}
 """Parameters the runner sets itself for every stage."""
 SETTINGS = {"run", "results_dir", "cache", "stages", "anchors"}
@@ -72,7 +74,8 @@ def resolve_paths(params: dict, base: Path) -> dict:
 
     def walk(node):
         if isinstance(node, dict):
-            return {key: absolute(value) if key in PATH_KEYS else walk(value) for key, value in node.items()}
+            return {key: absolute(value) if key in PATH_KEYS | OUTPUT_PATH_KEYS else walk(value)
+                    for key, value in node.items()}
         if isinstance(node, list):
             return [walk(item) for item in node]
         return node

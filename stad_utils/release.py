@@ -4,7 +4,8 @@ The release holds one final-file row per task, with an ``id`` (see `stad_utils.o
 every field)::
 
     id, question, answer, solution, category (MATH-Hard), sub-task [{segment, skill}],
-    sub-task-answer [{explanation, answer}], scaffolding [str], decompositions [str], …
+    sub-task-answer [{explanation, answer}], scaffolding [str], scaffolding_verification
+    [{score, justification}], decompositions [str], …
 
 `release_task` turns a row into a `Task` carrying the row's steps and variants as its
 reference, so already-scaffolded data is evaluated without a teacher model. `load_release`
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from .official import from_row
+from .official import from_row, identity
 from .records import Task
 from .store import RecordError, collect_records, parse_record, read_records
 
@@ -30,8 +31,9 @@ RELEASE_FILES = {"gsm8k": "gsm8k_scaffolded.jsonl", "math_hard": "math_hard_scaf
 def release_task(row: dict, *, source: str = "stad_release") -> Task:
     """A `Task` carrying a release row's steps, scaffolds and isolated questions as its reference.
 
-    Rows the authors' verification did not pass are refused (`RecordError`): the paper
-    would not have evaluated them either.
+    Rows the authors' verification did not pass, or that do not say it passed (no
+    ``scaffolding_verification``), are refused (`RecordError`): the paper would not have
+    evaluated them either.
 
     Examples
     --------
@@ -40,6 +42,7 @@ def release_task(row: dict, *, source: str = "stad_release") -> Task:
     ...                     {"segment": "Measure it", "skill": "duration"}],
     ...        "sub-task-answer": [{"explanation": "10 to 11", "answer": "10-11"}, {"explanation": "", "answer": 1}],
     ...        "scaffolding": ["Ann and Bo are both free 10-11. For how many hours?"],
+    ...        "scaffolding_verification": [{"score": 1, "justification": "1 equals 1"}],
     ...        "decompositions": ["When are both free?", "How long is 10-11?"]}
     >>> task = release_task(row)
     >>> task.task_id, task.answer, [step.answer for step in task.reference_steps]
@@ -66,7 +69,8 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
     path : a local JSONL file; or a local folder holding the release's files, read with
         ``datasets.load_dataset(path, data_files=…)``; ``None`` loads them from the hub
         (``datasets.load_dataset("ibm-research/STaD", data_files=…)``).
-    skip_invalid, problems : skip bad rows and collect them (each names file, row and field).
+    skip_invalid, problems : skip bad rows and collect them (each names file, row and field); a row
+        repeating an earlier row's id (or question, without ids) is one (`stad_utils.official.identity`).
 
     Examples
     --------
@@ -74,7 +78,7 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
     >>> tasks = load_release(path="tot_arithmetic_scaffolded.jsonl")  # doctest: +SKIP
     """
     if path and Path(path).is_file():
-        return read_records(path, release_task, skip_invalid=skip_invalid, problems=problems)
+        return read_records(path, release_task, skip_invalid=skip_invalid, problems=problems, unique_by=identity)
     if benchmark not in RELEASE_FILES:
         raise ValueError(f"which benchmark of the release? choose from {sorted(RELEASE_FILES)} (got {benchmark!r})")
     from datasets import load_dataset
@@ -86,4 +90,4 @@ def load_release(benchmark: str | None = None, path: Path | str | None = None, *
 
 def _convert(rows: Iterable[dict], where: Path, skip_invalid: bool, problems: list[RecordError] | None) -> list[Task]:
     return collect_records(enumerate(rows, start=1), lambda number, row: parse_record(where, number, row, release_task),
-                           skip_invalid=skip_invalid, problems=problems)
+                           skip_invalid=skip_invalid, problems=problems, unique_by=identity, source=where)

@@ -12,12 +12,15 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 R = TypeVar("R", bound=BaseModel)
 T = TypeVar("T")
+
+UniqueBy = Callable[[Any], tuple[str, str]]
+"""The field of its line a record's task id comes from, and the id: ``("id", "7")``, ``("question", "official-…")``."""
 
 
 class RecordError(ValueError):
@@ -52,31 +55,44 @@ def read_records(
     *,
     skip_invalid: bool = False,
     problems: list[RecordError] | None = None,
+    unique_by: UniqueBy | None = None,
 ) -> list[R]:
     """Read a JSONL file into records with ``parse`` (a model's ``model_validate`` or a converter).
 
     ``parse`` may raise `pydantic.ValidationError`, `KeyError` (a missing field) or
     `RecordError`. With ``skip_invalid`` bad lines are collected in ``problems`` instead of
-    raising, so one broken line never costs the valid ones.
+    raising, so one broken line never costs the valid ones. With ``unique_by`` a repeated
+    record is a bad line too (see `collect_records`).
     """
     def read_line(number: int, raw: bytes) -> R | None:
         obj = parse_jsonl_line(path, number, raw)
         return None if obj is None else parse_record(path, number, obj, parse)
 
     with open(path, "rb") as handle:
-        return collect_records(enumerate(handle, start=1), read_line, skip_invalid=skip_invalid, problems=problems)
+        return collect_records(enumerate(handle, start=1), read_line, skip_invalid=skip_invalid, problems=problems,
+                               unique_by=unique_by, source=path)
 
 
 def collect_records(numbered: Iterable[tuple[int, T]], build: Callable[[int, T], R | None], *,
-                    skip_invalid: bool = False, problems: list[RecordError] | None = None) -> list[R]:
+                    skip_invalid: bool = False, problems: list[RecordError] | None = None,
+                    unique_by: UniqueBy | None = None, source: Path | str = "") -> list[R]:
     """``build`` a record from each numbered item (a file's line, a dataset's row); ``None`` is skipped.
 
     A `RecordError` stops the reading, or with ``skip_invalid`` is collected in ``problems``.
+    With ``unique_by``, a record whose task id an earlier one has is such an error: it names
+    ``source``, the line, the field the id comes from and the line of the first.
     """
     records: list[R] = []
+    first_line: dict[str, int] = {}
     for number, item in numbered:
         try:
             record = build(number, item)
+            if record is not None and unique_by is not None:
+                field, task_id = unique_by(record)
+                if task_id in first_line:
+                    raise RecordError(source, number, field,
+                                      f"duplicate task id {task_id!r} (first at line {first_line[task_id]})")
+                first_line[task_id] = number
         except RecordError as error:
             if not skip_invalid:
                 raise

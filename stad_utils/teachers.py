@@ -57,7 +57,8 @@ class OracleTeacher:
         if task.reference_steps is None or task.reference_scaffolds is None or task.reference_isolated is None:
             raise ValueError(
                 f"task {task.task_id} ({task.source}) has no reference steps: the oracle teacher only "
-                "serves generated tasks; use teacher 'gsm8k_solution' or an LLM teacher for benchmarks"
+                "serves generated tasks and scaffolded ones (source 'stad_release': the release, or a final file of "
+                "the authors' pipeline); use teacher 'gsm8k_solution' or an LLM teacher for benchmarks"
             )
 
     def decompose(self, tasks: Sequence[Task]) -> list[list[Step] | str]:

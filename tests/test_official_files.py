@@ -9,16 +9,18 @@ extra judge key, scores ``"1"`` and ``-1``, an empty decomposition, an empty rep
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from stad_utils import RecordError
-from stad_utils.official import KINDS, read_official, task_id_for, write_official, write_test_chain
+from stad_utils import RecordError, decompose
+from stad_utils.official import KINDS, import_chain, read_official, task_id_for, write_official, write_test_chain
 from stad_utils.official._rows import MODELLED
 from stad_utils.records import Step, Task
-from stad_utils.stages import build_ladders, decompose
-from stad_utils.tasks import generate_tasks
+from stad_utils.release import RELEASE_FILES, load_release
+from stad_utils.stages import build_ladders
+from stad_utils.tasks import generate_tasks, load_tasks
 from stad_utils.teachers import OracleTeacher
 from helpers import verdicts_for
 
@@ -132,16 +134,6 @@ def test_rows_without_id_get_the_hash_of_their_question_in_every_file():
             assert row.task.task_id == expected == task_id_for(row.task.question)
             ids.setdefault(row.task.question, set()).add(row.task.task_id)
     assert len(ids) == 8 and all(len(found) == 1 for found in ids.values())
-
-
-def test_a_repeated_question_is_numbered_in_file_order_and_still_has_no_id(tmp_path):
-    row = {"question": "Mo is free 9-10. How many 30-minute slots?", "answer": 2}
-    path = tmp_path / "repeated.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in (row, {**row, "answer": 3})))
-    tasks = [imported.task for imported in read_official(path)]
-    assert [t.task_id for t in tasks] == [task_id_for(row["question"]), task_id_for(row["question"]) + "-2"]
-    write_official(tmp_path / "again.jsonl", tasks, kind="input")
-    assert (tmp_path / "again.jsonl").read_text() == path.read_text()
 
 
 def test_what_each_file_means_to_the_project():
@@ -268,3 +260,113 @@ def test_single_step_tasks_are_dropped_as_in_the_official_code():
     assert dropped["one"].isolated == [] and dropped[two.task_id].verified
     kept = {ladder.task_id: ladder for ladder in build_ladders(decompositions, teacher)}
     assert kept["one"].verified and (kept["one"].scaffolds, len(kept["one"].isolated)) == ([], 1)  # the default
+
+
+# ---------------------------------------------------------------- strict rows, on every import path
+
+
+def final_rows():
+    return lines(OFFICIAL / FILES["final"])
+
+
+def with_step(row, number, item):
+    answers = list(row["sub-task-answer"])
+    answers[number - 1] = item
+    return row | {"sub-task-answer": answers}
+
+
+STRICT_CASES = {  # name: (line 1, line 2, the field line 2 is refused for)
+    "null gold answer": (final_rows()[0], final_rows()[1] | {"answer": None}, "answer"),
+    "final row without verification": (final_rows()[0], {key: value for key, value in final_rows()[1].items()
+                                                          if key != "scaffolding_verification"},
+                                       "scaffolding_verification"),
+    "step without answer": (final_rows()[0], with_step(final_rows()[1], 1, {"explanation": "3 × 4"}),
+                            "sub-task-answer"),
+    "null step answer": (final_rows()[0], with_step(final_rows()[1], 2, {"explanation": "12 − 5", "answer": None}),
+                         "sub-task-answer"),
+    "repeated question": (final_rows()[0], final_rows()[0] | {"answer": 3}, "question"),
+    "repeated id": (final_rows()[0] | {"id": 7}, final_rows()[1] | {"id": 7}, "id"),
+}
+
+
+def read_with_official(path, folder, **options):
+    return len(read_official(path, **options))
+
+
+def read_with_release(path, folder, **options):
+    return len(load_release(path=path, **options))
+
+
+def read_with_release_source(path, folder, **options):
+    return len(load_tasks("stad_release", data_path=str(path), **options))
+
+
+def read_with_datasets(path, folder, **options):
+    """The release's folder layout, read through `datasets` (as from the hub)."""
+    folder.mkdir()
+    shutil.copy(path, folder / RELEASE_FILES["tot_arithmetic"])
+    return len(load_release("tot_arithmetic", folder, **options))
+
+
+def read_with_import(path, folder, skip_invalid=False, problems=None):
+    report = import_chain([path], folder / "run", skip_invalid=skip_invalid)
+    if problems is not None:
+        problems.extend(report.chain.skipped)
+    return len(report.chain.tasks)
+
+
+IMPORTERS = [read_with_official, read_with_release, read_with_release_source, read_with_datasets, read_with_import]
+
+
+@pytest.mark.parametrize("importer", IMPORTERS, ids=lambda importer: importer.__name__)
+@pytest.mark.parametrize("case", list(STRICT_CASES))
+def test_a_row_that_would_need_a_guess_is_refused_alike_on_every_import_path(case, importer, tmp_path):
+    """A null never becomes "None", a missing value is never made up, a repeated task is never renamed."""
+    first, second, field = STRICT_CASES[case]
+    path = tmp_path / "rows" / "chain_final.jsonl"
+    path.parent.mkdir()
+    path.write_text(json.dumps(first, ensure_ascii=False) + "\n" + json.dumps(second, ensure_ascii=False) + "\n")
+    with pytest.raises(RecordError, match=f"jsonl, line 2, field '{field}'"):
+        importer(path, tmp_path / "strict")
+    problems = []
+    assert importer(path, tmp_path / "lenient", skip_invalid=True, problems=problems) == 1
+    assert [(problem.line, problem.field) for problem in problems] == [(2, field)]
+
+
+@pytest.mark.parametrize("second, field", [({"question": "Mo is free 9-10. How many slots?", "answer": None}, "answer"),
+                                           ({"question": "Ana is free 9-11. How many slots?", "answer": 3}, "question")])
+def test_raw_input_rows_are_as_strict(second, field, tmp_path):
+    path = tmp_path / "sample.jsonl"
+    path.write_text(json.dumps({"question": "Ana is free 9-11. How many slots?", "answer": 4}) + "\n"
+                    + json.dumps(second) + "\n")
+    with pytest.raises(RecordError, match=f"sample.jsonl, line 2, field '{field}'"):
+        load_tasks("official", data_path=str(path))
+    problems = []
+    assert len(load_tasks("official", data_path=str(path), skip_invalid=True, problems=problems)) == 1
+    assert [(problem.line, problem.field) for problem in problems] == [(2, field)]
+
+
+def test_a_row_still_before_verification_needs_none():
+    verify_free = read_official(OFFICIAL / FILES["scaffolding"])  # scaffolds written, not verified yet: no error
+    assert verify_free and not any(row.ladder.verified for row in verify_free)
+
+
+def test_source_official_on_a_final_file_points_to_stad_release():
+    with pytest.raises(ValueError, match="'final' rows.*source: stad_release.*python -m stad_utils.official import"):
+        load_tasks("official", data_path=str(OFFICIAL / FILES["final"]))
+    tasks = load_tasks("stad_release", data_path=str(OFFICIAL / FILES["final"]))  # the advice works as given
+    teacher = OracleTeacher()
+    ladders = build_ladders(decompose(tasks, teacher), teacher)
+    assert [ladder.scaffolds for ladder in ladders] == [row["scaffolding"] for row in final_rows()]
+
+
+def test_a_null_text_that_is_never_judged_reads_as_empty_and_is_written_back_as_null(tmp_path):
+    row = with_step(final_rows()[1], 1, {"explanation": None, "answer": 12})
+    row["scaffolding_verification"] = [{"answer": None, "score": 1, "justification": None}]
+    path = tmp_path / "chain_final.jsonl"
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\n")
+    [imported] = read_official(path)
+    assert imported.ladder.steps[0].explanation == "" and imported.ladder.verification[0].justification == ""
+    assert imported.ladder.verification[0].answer is None
+    write_official(tmp_path / "again.jsonl", [imported.ladder], kind="final")
+    assert (tmp_path / "again.jsonl").read_text(encoding="utf-8") == path.read_text(encoding="utf-8")

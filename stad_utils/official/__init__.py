@@ -13,6 +13,11 @@ Files
     Rows carry no id: a task's id is `task_id_for` its question (see `from_row` for the
     field mapping, and why official file → project → official file gives every field back).
 
+Runs
+    `import_chain` reads official files or folders of them into a run folder (``python -m
+    stad_utils.official import PATH… --run NAME``), `export_run` writes a run's official files
+    (``python -m stad_utils.official export RUN --to DIR``; ``05_evaluate``'s ``export_official``).
+
 Prompts
     ``prompts: official`` in an LLM teacher uses `load_official_prompts` and the ``fill_*`` /
     ``read_*`` functions, which fill and read as the official helpers do.
@@ -32,15 +37,16 @@ from ._files import read_official, write_official, write_test_chain
 from ._prompts import (OFFICIAL_REPOSITORY, OFFICIAL_TAG, REPO_VARIABLE, OfficialPrompts, OfficialRepoMissing,
                        fill_isolated, fill_judge, fill_scaffold, fill_segment, fill_step_answers, load_official_prompts,
                        read_judge_reply, read_judge_score, read_rewritten_question, read_segments, read_step_answers)
-from ._rows import Imported, from_row, official_score, task_id_for, to_row
+from ._rows import Imported, from_row, identity, official_score, task_id_for, to_row
+from ._run import Chain, ImportReport, chain_files, export_run, import_chain, read_chain
 
 __all__ = [
     "ANSWER", "CATEGORY", "CHAIN", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE", "EVALUATION",
     "EVALUATION_SCORE", "FINAL", "GENERATION", "ID", "KINDS", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "QUESTION",
-    "REPO_VARIABLE", "SCAFFOLDING", "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
+    "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING", "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
     "SOLUTION", "SUB_TASK", "SUB_TASK_ANSWER", "TEST", "FileKind", "Imported", "OfficialPrompts",
     "OfficialRepoMissing", "file_name", "fill_isolated", "fill_judge", "fill_scaffold", "fill_segment",
-    "fill_step_answers", "from_row", "kind_of", "load_official_prompts", "official_score", "read_judge_reply",
+    "fill_step_answers", "from_row", "identity", "kind_of", "load_official_prompts", "official_score", "read_judge_reply",
     "read_judge_score", "read_official", "read_rewritten_question", "read_segments", "read_step_answers",
     "task_id_for", "to_row", "write_official", "write_test_chain",
 ]

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ..records import Decomposition, Ladder, Task, Verdict
 from ..store import RecordError, read_records
 from ._fields import FINAL, SCAFFOLDING, TEST, FileKind, fields_of, file_name, kind_named, kinds_up_to
-from ._rows import Imported, from_row, to_row
+from ._rows import Imported, from_row, identity, to_row
 
 
 def read_official(path: Path | str, *, model: str = "official", source: str = "official", skip_invalid: bool = False,
@@ -19,29 +19,16 @@ def read_official(path: Path | str, *, model: str = "official", source: str = "o
 
     A bad line raises `RecordError` naming the file, line and field; with ``skip_invalid`` it
     is collected in ``problems`` and skipped (the official loader skips bad lines silently).
-    Rows without ``id`` get `task_id_for` their question; a question repeated in the file
-    gets ``-2``, ``-3`` … in file order (ToT-Arithmetic repeats two of its questions).
+    Rows without ``id`` get `task_id_for` their question; a row repeating an earlier row's id
+    or question is such a bad line (see `identity`; ToT-Arithmetic repeats two of its questions).
 
     Examples
     --------
     >>> rows = read_official("tests/fixtures/official/sample_final.jsonl")  # doctest: +SKIP
     >>> rows[0].ladder.scaffolds                                            # doctest: +SKIP
     """
-    imported = read_records(path, lambda row: from_row(row, model=model, source=source), skip_invalid=skip_invalid,
-                            problems=problems)
-    return _number_repeated_questions(imported, model, source)
-
-
-def _number_repeated_questions(imported: list[Imported], model: str, source: str) -> list[Imported]:
-    seen: Counter[str] = Counter()
-    numbered = []
-    for item in imported:
-        seen[item.task.task_id] += 1
-        repeat = seen[item.task.task_id]
-        numbered.append(item if repeat == 1 else
-                        from_row(item.task.official, model=model, source=source,
-                                 task_id=f"{item.task.task_id}-{repeat}"))
-    return numbered
+    return read_records(path, lambda row: from_row(row, model=model, source=source), skip_invalid=skip_invalid,
+                        problems=problems, unique_by=lambda imported: identity(imported.task))
 
 
 def write_official(path: Path | str, records: Iterable[Task | Decomposition | Ladder], verdicts: Iterable[Verdict] = (),

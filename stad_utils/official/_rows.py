@@ -6,14 +6,16 @@ Reading (`from_row`) maps each field onto a record:
 official field                        project record
 ====================================  ==========================================================
 ``id`` (release only), ``question``   ``Task.task_id`` (else `task_id_for` the question), ``Task.question``
-``answer`` (string or number)         ``Task.answer`` (as text)
+``answer`` (string or number)         ``Task.answer`` (as text; null or empty is an error)
 ``solution``, ``category``            ``Task.solution``, ``Task.category``
 ``sub-task`` [{segment, skill?}]      ``Decomposition.steps[i].description`` / ``.skill``
 ``sub-task-answer`` [{explanation,    ``Decomposition.steps[i].explanation`` / ``.answer`` (paired
-answer}]                              as the official code pairs them: ``zip``, the shorter wins)
+answer}]                              as the official code pairs them: ``zip``, the shorter wins;
+                                      an item without ``answer``, or with a null one, is an error)
 ``scaffolding`` [str | null]          ``Ladder.scaffolds`` (null → "")
 ``scaffolding_verification``          ``Ladder.verification``: `LevelCheck` (answer, correct =
-[{answer?, score, justification}]     ``score == 1`` as in the official filter, justification)
+[{answer?, score, justification}]     ``score == 1`` as in the official filter, justification);
+                                      a row with ``decompositions`` but no verification is an error
 ``decompositions`` [str]              ``Ladder.isolated``
 ``evaluation``, ``evaluation_score``  the original's `Verdict` (response; outcome from the score)
 ``decomposition_evaluation`` [str],   one isolated `Verdict` per step
@@ -24,6 +26,10 @@ answer}]                              as the official code pairs them: ``zip``, 
 {"scaffolding": [...]}
 any other key                         kept in ``Task.official``
 ====================================  ==========================================================
+
+Rows never guess: a ``null`` never becomes the text ``"None"``, and a value the official
+scripts always write is never made up when it is missing; such a row is a `RecordError` naming the
+field (readers skip it with ``skip_invalid``). A file's rows must be distinct tasks: see `identity`.
 
 A score means: 1 correct, 0 wrong (``no_answer`` for an empty reply), −1 an error (the
 official code's failed call or unparsable judge reply), anything else undecided; a score
@@ -40,7 +46,6 @@ official file → project → official file gives the same rows, field for field
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,6 +78,22 @@ def task_id_for(question: str) -> str:
     return "official-" + hashlib.sha256(question.encode("utf-8")).hexdigest()[:12]
 
 
+def identity(task: Task) -> tuple[str, str]:
+    """The field a task read from an official row is known by, and its id: ``id``, else its ``question``.
+
+    Readers of official rows pass it as ``unique_by`` (`stad_utils.store.read_records`): a row
+    repeating an earlier row's id, or its question when the rows have no id, is refused like any
+    bad row, never renamed (the official scripts join their files on the question, so they could
+    not tell such rows apart either).
+
+    Examples
+    --------
+    >>> identity(from_row({"question": "Q?", "answer": 1}).task)
+    ('question', 'official-c1ce7ac69e62')
+    """
+    return (ID if task.official.get(ID) is not None else QUESTION), task.task_id
+
+
 @dataclass
 class Imported:
     """What the project makes of one official row: the records its fields fill.
@@ -97,7 +118,7 @@ class Imported:
 # ---------------------------------------------------------------- reading
 
 
-def from_row(row: dict, *, model: str = "official", source: str = "official", task_id: str | None = None) -> Imported:
+def from_row(row: dict, *, model: str = "official", source: str = "official") -> Imported:
     """The project's records for one official row (a `RecordError` names a bad field).
 
     Parameters
@@ -105,7 +126,6 @@ def from_row(row: dict, *, model: str = "official", source: str = "official", ta
     row : one line of any official file, or of the published release.
     model : the target named in evaluation verdicts (the official config's ``debugging_model_name``).
     source : ``Task.source`` of the task.
-    task_id : the task's id; by default the row's ``id``, else `task_id_for` its question.
 
     Examples
     --------
@@ -113,7 +133,7 @@ def from_row(row: dict, *, model: str = "official", source: str = "official", ta
     >>> imported.task.task_id, imported.task.answer, imported.kind.name
     ('official-a2147b1ea20d', '1', 'input')
     """
-    task = _task(row, source, task_id)
+    task = _task(row, source)
     imported = Imported(task=task, kind=kind_of(row))
     if SUB_TASK in row:
         imported.decomposition = _decomposition(row, task)
@@ -123,17 +143,18 @@ def from_row(row: dict, *, model: str = "official", source: str = "official", ta
     return imported
 
 
-def _task(row: dict, source: str, task_id: str | None) -> Task:
+def _task(row: dict, source: str) -> Task:
     question = row.get(QUESTION)
     if not isinstance(question, str) or not question.strip():
         raise RecordError("", 0, QUESTION, "missing or empty: every official row needs its question text")
     if ANSWER not in row:
         raise KeyError(ANSWER)
+    if row[ANSWER] is None:
+        raise RecordError("", 0, ANSWER, "null: the gold answer is needed to judge replies")
     answer = _text(row[ANSWER])
     if not answer.strip():
         raise RecordError("", 0, ANSWER, "empty: the gold answer is needed to judge replies")
-    if task_id is None:
-        task_id = str(row[ID]) if row.get(ID) is not None else task_id_for(question)
+    task_id = str(row[ID]) if row.get(ID) is not None else task_id_for(question)
     return Task(task_id=task_id, source=source, question=question, answer=answer, answer_format=infer_format(answer),
                 solution=_optional_text(row.get(SOLUTION)), category=_optional_text(row.get(CATEGORY)),
                 official=dict(row))
@@ -144,8 +165,8 @@ def _decomposition(row: dict, task: Task) -> Decomposition:
     if SUB_TASK_ANSWER in row:
         answers = _list(row, SUB_TASK_ANSWER)
         steps = [Step(description=_item_text(segment, "segment"), skill=_skill(segment),
-                      explanation=_item_text(answer, "explanation"), answer=_item_text(answer, "answer"))
-                 for segment, answer in zip(segments, answers)]
+                      explanation=_item_text(answer, "explanation"), answer=_step_answer(number, answer))
+                 for number, (segment, answer) in enumerate(zip(segments, answers), start=1)]
     else:
         steps = [Step(description=_item_text(segment, "segment"), skill=_skill(segment), answer="")
                  for segment in segments]
@@ -156,9 +177,21 @@ def _decomposition(row: dict, task: Task) -> Decomposition:
     return Decomposition(task=task, teacher=TEACHER, steps=steps, consistent=passed, drop_reason=reason)
 
 
+def _step_answer(number: int, item: Any) -> str:
+    """Step ``number``'s answer; the official code keeps only items with both ``explanation`` and ``answer``."""
+    if not isinstance(item, dict) or ANSWER not in item:
+        raise RecordError("", 0, SUB_TASK_ANSWER, f"item {number} has no 'answer': {item!r}")
+    if item[ANSWER] is None:
+        raise RecordError("", 0, SUB_TASK_ANSWER, f"item {number}'s 'answer' is null")
+    return _text(item[ANSWER])
+
+
 def _ladder(row: dict, decomposition: Decomposition | None) -> Ladder:
     if decomposition is None:
         raise KeyError(SUB_TASK)
+    if DECOMPOSITIONS in row and SCAFFOLDING_VERIFICATION not in row:
+        raise RecordError("", 0, SCAFFOLDING_VERIFICATION, "missing: a row with 'decompositions' (a final row) "
+                                                           "passed verification only if it says so")
     checks = [_level_check(level, item) for level, item in
               enumerate(_list(row, SCAFFOLDING_VERIFICATION) if SCAFFOLDING_VERIFICATION in row else [], start=1)]
     failed = [check.level for check in checks if not check.correct]
@@ -174,7 +207,7 @@ def _level_check(level: int, item: Any) -> LevelCheck:
     if not isinstance(item, dict):
         raise RecordError("", 0, SCAFFOLDING_VERIFICATION, f"item {level} is not an object: {item!r}")
     return LevelCheck(level=level, answer=_optional_text(item.get("answer")), correct=item.get("score") == 1,
-                      decided_by=DECIDED_BY, justification=_text(item.get("justification", "")))
+                      decided_by=DECIDED_BY, justification=_item_text(item, "justification"))
 
 
 def _verdicts(row: dict, task: Task, ladder: Ladder | None, model: str) -> list[Verdict]:
@@ -356,8 +389,8 @@ def official_score(verdict: Verdict | None) -> int | None:
 
 
 def _derived_id(task: Task) -> bool:
-    """Whether the task's id is `task_id_for` its question (with ``-2``, ``-3`` … for a repeated question)."""
-    return re.fullmatch(re.escape(task_id_for(task.question)) + r"(-\d+)?", task.task_id) is not None
+    """Whether the task's id is `task_id_for` its question (the row had no ``id``)."""
+    return task.task_id == task_id_for(task.question)
 
 
 def _task_of(record: Task | Decomposition | Ladder) -> Task:
@@ -400,7 +433,8 @@ def _optional_text(value: Any) -> str | None:
 
 
 def _item_text(item: Any, key: str) -> str:
-    return _text(item.get(key, "")) if isinstance(item, dict) else _text(item)
+    """``item[key]`` as text ("" when missing or null); an item that is no object is its own text."""
+    return (_optional_text(item.get(key)) or "") if isinstance(item, dict) else _text(item)
 
 
 def _skill(segment: Any) -> str | None:

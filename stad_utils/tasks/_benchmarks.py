@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..judge import infer_format, last_boxed
 from ..records import Task
-from ..store import RecordError, read_records
+from ..store import RecordError, collect_records, parse_record, read_records
 
 _FORMAT_INSTRUCTION = re.compile(
     r"\s*(?:[^.?!]*\b(?:json|JSON)\b.*)$", re.DOTALL
@@ -141,21 +141,17 @@ def load_benchmark(name: str, path: str | Path | None = None, *, split: str = "t
     if path:
         source = _local_file(name, Path(path))
         counter = iter(range(10**9))
-        tasks = read_records(source, lambda row: convert(row, next(counter)), skip_invalid=skip_invalid,
-                             problems=problems)
-        return _unique(tasks, source)
+        return read_records(source, lambda row: convert(row, next(counter)), skip_invalid=skip_invalid,
+                            problems=problems, unique_by=_by_id)
     from datasets import load_dataset
 
     hub_id, config = BENCHMARKS[name]["hub"]
     rows: Iterable[dict] = load_dataset(hub_id, config, split=split)
-    return _unique([convert(row, index) for index, row in enumerate(rows)], Path(f"hub:{hub_id}"))
+    where = Path(f"hub:{hub_id}")
+    return collect_records(enumerate(rows, start=1),
+                           lambda number, row: parse_record(where, number, row, lambda r: convert(r, number - 1)),
+                           skip_invalid=skip_invalid, problems=problems, unique_by=_by_id, source=where)
 
 
-def _unique(tasks: list[Task], source: Path) -> list[Task]:
-    seen: dict[str, int] = {}
-    for position, task in enumerate(tasks, start=1):
-        if task.task_id in seen:
-            raise RecordError(source, position, "id", f"duplicate task id {task.task_id!r} "
-                                                      f"(first at record {seen[task.task_id]})")
-        seen[task.task_id] = position
-    return tasks
+def _by_id(task: Task) -> tuple[str, str]:
+    return "id", task.task_id
