@@ -67,16 +67,33 @@ def benchmark_of(source: str) -> str:
     return "generated" if name == "generated" else name
 
 
+_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|tot_arithmetic)-(?P<line>\d+)")
+BY_FILE_LINE = {"held_out_r5"}
+"""Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
+
+
 def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
-    """The labelled replies, with each benchmark question and gold answer read from ``data_dir``."""
+    """The labelled replies, each with its benchmark question, gold answer and answer format as the project poses it.
+
+    Rows without a question name the project's task id. Rows of the splits in `BY_FILE_LINE` name
+    a line of the benchmark file and carry the dataset's raw label as their reference
+    (``{'answer': 'Saturday'}``): they are judged against the project's task for that line
+    (``Saturday``), as the pipeline judges it. The labels are the graders' own, never changed.
+    """
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    needed = {benchmark_of(row["source"]) for row in rows if "question" not in row}
-    tasks = {task.task_id: task for name in needed for task in load_tasks(name, data_path=str(data_dir))}
+    needed = {benchmark_of(row["source"]) for row in rows if "question" not in row or row["split"] in BY_FILE_LINE}
+    tasks = {name: load_tasks(name, data_path=str(data_dir)) for name in needed}
+    by_id = {task.task_id: task for found in tasks.values() for task in found}
     for row in rows:
         row["benchmark"] = benchmark_of(row["source"])
-        if "question" not in row:
-            task = tasks[row["task_id"]]
-            row.update(question=task.question, reference=task.answer, answer_format=task.answer_format)
+        if row["split"] in BY_FILE_LINE:
+            line = _LINE_OF_A_FILE.fullmatch(row["task_id"])
+            task = tasks[line["benchmark"]][int(line["line"])]
+        elif "question" not in row:
+            task = by_id[row["task_id"]]
+        else:
+            continue
+        row.update(question=task.question, reference=task.answer, answer_format=task.answer_format)
     return rows
 
 
