@@ -197,7 +197,8 @@ def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
     states several quantities; the other is its answer only when it is marked, as the result of
     an equation ("45 + 25 = 70 goats in the two farms") or in bold ("**$132** after 12 hours"),
     never as "the one number left" ("… walking at 4 miles per hour for the remaining 6 miles", 4
-    given).
+    given). So is one marked value among several ("7 × 5 = **35 seconds** to set off all 8
+    fountains").
 
     Examples
     --------
@@ -224,6 +225,11 @@ def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
     values = distinct(kind.read(part), kind)
     restated = tuple(v for v in values if any(kind.same(v, given) for given in restated_by or ()))
     left = [v for v in values if v not in restated]
+    if len(left) > 1 and restated_by is not None:
+        marked = [v for v in left if has_result and v is values[0] or _marked(span, v, kind)]
+        left = marked if len(marked) == 1 else left
+        if len(left) == 1:
+            return _Read(value=left[0], restated=restated)
     if len(left) > 1:
         return _Read(problem=f"several values: {', '.join(kind.show(v) for v in left[:4])}")
     if left and restated and not (has_result and values[0] is left[0]) and not _marked(span, left[0], kind):
@@ -411,22 +417,35 @@ def _without_the_questions_math(sentence: str, question: str | None) -> str:
     return sentence
 
 
-_CLOSING_RECAP = re.compile(r"\((?P<recap>[^()]*)\)[\s.!*_]*$")
+_CLOSING_ASIDE = re.compile(r"\((?P<aside>[^()]*)\)[\s.!*_]*$")
+_RECAP = re.compile(r"^\W*(?:to\s+recap|in\s+summary|to\s+summari[sz]e|recap|summary)\b", re.IGNORECASE)
 
 
-def _before_a_closing_recap(item: JudgeItem, reading: Reading, kind: Kind) -> Commitment:
-    """The concluding sentence, or the one before a closing bracketed recap that only restates the question.
+def _before_a_closing_recap(reading: Reading) -> Commitment:
+    """The concluding sentence, or the one before a closing recap: a bracketed aside that ends the reply, or a last
+    sentence opening "To recap", "In summary" …
 
-    "Each classmate gets 19 pencils. (Tom started with 3 boxes of 24 and shared them among 4.)"
-    concludes 19: the recap states no value of its own.
+    "Each person got 20 seashells. (Jim collected 27, Carlos 22 and Carrey 11, for 60 in total.)"
+    concludes 20: a recap repeats the working, it does not answer again.
     """
-    recap = _CLOSING_RECAP.search(reading.reply)
-    if recap is None or recap.start() > reading.conclusion.start or not _question_values(item, kind):
-        return reading.conclusion
-    read = read_value(recap["recap"], kind, _question_values(item, kind))
-    earlier = concluding_sentence(reading.reply[:recap.start()])
-    only_restates = read.value is None and read.problem is None and read.restated
-    return earlier if only_restates and earlier is not None else reading.conclusion
+    conclusion = reading.conclusion
+    aside = _CLOSING_ASIDE.search(reading.reply)
+    if aside and aside.start() <= conclusion.start and reading.reply[:aside.start()].strip():
+        end = aside.start()
+    elif _RECAP.match(conclusion.text):
+        end = conclusion.start
+    else:
+        return conclusion
+    return concluding_sentence(reading.reply[:end]) or conclusion
+
+
+def _without_a_closing_aside(sentence: str, kind: Kind) -> str:
+    """The sentence without a bracketed aside at its end, when the rest states a value of the kind
+    ("6 + 3 + 8 = 17 hours (1,020 minutes)." → 17 hours; "11 cups of flour (5,5 dozen × 2 cups per dozen)")."""
+    aside = _CLOSING_ASIDE.search(sentence)
+    if aside and kind.read(sentence[:aside.start()]):
+        return sentence[:aside.start()]
+    return sentence
 
 
 def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold) -> Judgement | _Undecided:
@@ -438,7 +457,8 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold)
     if _REFUSAL.search(conclusion.text) and not mentions_a_number(conclusion.text) \
             and normalise_text(item.reference) != "unanswerable":  # ToT's answer to a question that has none
         return _no_answer(item, "declines to answer")
-    read = read_value(_without_the_questions_math(conclusion.text, item.question), kind, _question_values(item, kind))
+    text = _without_a_closing_aside(_without_the_questions_math(conclusion.text, item.question), kind)
+    read = read_value(text, kind, _question_values(item, kind))
     if read.value is None and read.problem is None:
         if read.restated:
             shown = ", ".join(kind.show(v) for v in read.restated)
@@ -499,7 +519,7 @@ def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> J
 def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
     """A reply by its explicit commitments, or else by its concluding sentence."""
     if not reading.commitments:
-        return _judge_conclusion(item, _before_a_closing_recap(item, reading, kind), kind, gold)
+        return _judge_conclusion(item, _before_a_closing_recap(reading), kind, gold)
     return _judge_commitments(item, reading, kind, gold)
 
 
@@ -543,12 +563,15 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
 
 # ---------------------------------------------------------------- the later stages
 
+_APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|about|around|nearly)\b", re.IGNORECASE)
+
+
 def _math_verify(item: JudgeItem, undecided: _Undecided) -> Judgement | _Undecided:
     """Stage 2 for a LaTeX reference or span; the item stays undecided if math-verify cannot read it."""
     symbolic = (item.answer_format or infer_format(item.reference)) == "latex" or "\\" in (undecided.math or "")
     equal = compare_math_verify(undecided.math, item.reference) if symbolic and undecided.math else None
-    if equal is None:
-        return undecided
+    if equal is None or not equal and _APPROXIMATE.search(undecided.span):
+        return undecided  # "15π ≈ 47.12. So the area is approximately 47.12." rounds what may be the reference
     return Judgement("correct" if equal else "wrong", undecided.math, "math_verify",
                      "symbolically equal" if equal else "symbolically different", item.truncated)
 

@@ -118,8 +118,8 @@ _MAGNITUDE = re.compile(
     r"|(?P<suffix>[kKmMbB]|bn|mn)\b(?!\.\w))",
 )
 # "21k = 1575", "$4b$": a letter after digits in algebra is a variable, not a magnitude
-_ALGEBRA_AFTER = re.compile(r"^\s*[=+\-*/^$)]")
-_ALGEBRA_BEFORE = re.compile(r"[=+\-*/^(]\s*$")
+_ALGEBRA_AFTER = re.compile(r"^\s*(?:[=+\-/^$)]|\*(?!\*))")  # "**" after "$262.5K" is Markdown bold
+_ALGEBRA_BEFORE = re.compile(r"(?:[=+\-/^(]|(?<!\*)\*)\s*$")
 
 
 def _in_algebra(text: str, match: re.Match) -> bool:
@@ -133,20 +133,24 @@ def magnitudes(text: str) -> list[Found]:
 
     A magnitude word always scales. A suffix scales money (``$70K``, ``€2.5M``); without a
     currency it could be a unit (``5k`` run, ``5M`` solution): ``k``, ``K``, ``M``, ``B`` are
-    unclear, ``m`` and ``b`` are left to the digit reader (metres, minutes, ``4b`` in algebra),
-    and so is any suffix in algebra (``21k = 1575``). Never is the magnitude dropped: ``$70k``
-    is 70000.
+    unclear, and ``m`` and ``b`` are left to the digit reader (metres, minutes). In algebra
+    (``21k = 1575``, ``$4b$``) a letter after digits is a variable: unclear, as no number is
+    written. Never is the magnitude dropped: ``$70k`` is 70000, ``**$262.5K**`` 262500.
 
     Examples
     --------
     >>> [(f.number and f.number.value) for f in magnitudes("$70K, $1.2 million, 70 thousand, 70k, 5m, 21k = 3")]
-    [Fraction(70000, 1), Fraction(1200000, 1), Fraction(70000, 1), None]
+    [Fraction(70000, 1), Fraction(1200000, 1), Fraction(70000, 1), None, None]
+    >>> magnitudes("= **$262.5K**")[0].number.value
+    Fraction(262500, 1)
     """
     found = []
     for match in _MAGNITUDE.finditer(text):
         number = _number_from(match)
-        if number is None or match["suffix"] and (_in_algebra(text, match) or match["suffix"] in ("m", "b")
-                                                  and not match["currency"]):
+        if number is None or match["suffix"] in ("m", "b") and not match["currency"] and not _in_algebra(text, match):
+            continue  # metres, minutes: the digits are the number
+        if match["suffix"] and _in_algebra(text, match):
+            found.append(Found(match.start(), match.end(), None))  # 21 times k: no number of its own
             continue
         if match["word"]:
             scale = _SCALE_WORDS[match["word"].lower().rstrip("s")]
@@ -254,11 +258,12 @@ def ordinals(text: str) -> list[Found]:
 
 # ---------------------------------------------------------------- decimal commas
 
+_LATEX_DECIMAL_COMMA = re.compile(r"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d+)\{,\}(?P<dec>\d+)")  # LaTeX's 4{,}5
 _EUROPEAN = re.compile(r"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d{1,3}(?:\.\d{3})+),(?P<dec>\d{1,2})(?![\d,.]?\d)")
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,\-−])(?P<sign>[-−])?(?P<int>\d+),(?P<dec>\d{1,2})(?!\d|,\s?\d|\.\d)")
 _CURRENCY_BEFORE = re.compile(r"[€£$]\s?$|\b(?:EUR|euros?)\s?$", re.IGNORECASE)
 _UNIT_AFTER = re.compile(
-    r"^\s?(?:€|%|euros?\b|EUR\b|kg\b|g\b|km\b|cm\b|mm\b|m\b|l\b|ml\b|litres?\b|liters?\b|h\b|Std\b|Stunden\b|"
+    r"^\s?(?:[€$£]|%|euros?\b|units?\b|square\s+units?\b|cl\b|dl\b|EUR\b|kg\b|g\b|km\b|cm\b|mm\b|m\b|l\b|ml\b|litres?\b|liters?\b|h\b|Std\b|Stunden\b|"
     r"hours?\b|minutes?\b|seconds?\b|days?\b|kilos?\b|kilograms?\b|grams?\b|metres?\b|meters?\b|miles?\b|km/h\b|"
     r"°|degrees?\b|degrés\b)",
     re.IGNORECASE)
@@ -270,7 +275,8 @@ def _inside_brackets(text: str, position: int) -> bool:
 
 
 def decimal_commas(text: str) -> list[Found]:
-    """Decimals written with a comma, where nothing else can be meant: ``1.234,56``, ``€3,50``, ``2,5 kg``.
+    """Decimals written with a comma, where nothing else can be meant: ``1.234,56``, ``€3,50``, ``2,5 kg``,
+    ``18,00 $``, LaTeX's ``4{,}5``.
 
     ``2,5`` without a currency or unit could be a list: unclear. Inside brackets or math
     (``(2,18)``, ``$-7,-6$``) it is a pair or a list, no number.
@@ -281,6 +287,9 @@ def decimal_commas(text: str) -> list[Found]:
     ['7/2', '5/2', '30864/25', None]
     """
     found = []
+    for match in _LATEX_DECIMAL_COMMA.finditer(text):
+        value = Fraction(match["int"] + "." + match["dec"])
+        found.append(Found(match.start(), match.end(), Number(-value if match["sign"] else value, len(match["dec"]))))
     for match in _EUROPEAN.finditer(text):
         value = Fraction(match["int"].replace(".", "") + "." + match["dec"])
         found.append(Found(match.start(), match.end(), Number(-value if match["sign"] else value, len(match["dec"]))))
@@ -372,9 +381,21 @@ def durations_in_unit(unit: str) -> Reader:
     return durations_in
 
 
+def compound_durations(text: str) -> list[Found]:
+    """A duration in several units ("2 hours and 40 minutes") where no unit is asked: 160 minutes or 2 2/3 hours,
+    so unclear; in a unit the question asks it is read by `durations_in_unit` instead.
+
+    Examples
+    --------
+    >>> [f.number for f in compound_durations("It takes 2 hours and 40 minutes, or 100 minutes.")]
+    [None]
+    """
+    return [Found(start, end, None) for start, end, _, parts in duration_parts(text) if parts > 1]
+
+
 # ---------------------------------------------------------------- all readers
 
-READERS: tuple[Reader, ...] = (magnitudes, decimal_commas, ordinals, number_words, digit_numbers)
+READERS: tuple[Reader, ...] = (compound_durations, magnitudes, decimal_commas, ordinals, number_words, digit_numbers)
 """The readers in order of precedence: an expression taken by one is not read by a later one."""
 
 

@@ -124,7 +124,8 @@ def math_expression(sentence: str) -> str | None:
     """The one expression a concluding sentence states as its result, for math-verify; ``None`` if not just one.
 
     The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``, else the math written in the prose; of an
-    equation, its right-hand side. A sentence with two different expressions states no one result.
+    equation, its right-hand side. A sentence with two different expressions, or with math and
+    numbers in its prose, states no one result.
 
     Examples
     --------
@@ -137,6 +138,8 @@ def math_expression(sentence: str) -> str | None:
     """
     segments = [next(group for group in match.groups() if group is not None) for match in
                 _MATH_SEGMENT.finditer(sentence)]
+    if segments and re.search(r"\d", _MATH_SEGMENT.sub(" ", sentence)):
+        return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
     if segments:
         candidates = {_result_of(segment) for segment in segments}
     else:

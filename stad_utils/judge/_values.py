@@ -27,8 +27,8 @@ from typing import Any
 
 from ..records import AnswerFormat
 from ..structured import literal_value
-from ._numbers import (READERS, Number, as_number, asked_unit, duration_parts, durations_in_unit, numbers_in,
-                       unclear_numbers_in)
+from ._numbers import (READERS, Number, as_number, asked_unit, compound_durations, duration_parts, durations_in_unit,
+                       numbers_in, unclear_numbers_in)
 
 
 @dataclass(frozen=True)
@@ -783,7 +783,7 @@ def in_context(kind: Kind, question: str | None, reply: str) -> Kind:
     """
     unit = asked_unit(question)
     if kind is NUMBER_ANSWER and unit:
-        readers = (durations_in_unit(unit), *READERS)
+        readers = (durations_in_unit(unit), *(reader for reader in READERS if reader is not compound_durations))
         return replace(kind, read=partial(numbers_in, readers=readers), unclear=partial(unclear_numbers_in,
                                                                                           readers=readers))
     if kind is CLOCK and writes_the_24_hour_clock(reply):
