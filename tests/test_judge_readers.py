@@ -142,3 +142,43 @@ def test_math_verify_times_out_from_a_worker_thread(monkeypatch):
     with ThreadPoolExecutor(max_workers=1) as pool:
         assert pool.submit(worker.compare, "\\frac{1}{2}", "0.5").result() is True
     worker.stop()
+
+
+# ---------------------------------------------------------------- mechanisms fixed after the blind r5 run (now seen)
+
+LABELLED = {row["id"]: row for row in map(json.loads, (Path(__file__).parent / "fixtures" / "judge_replies.jsonl")
+                                          .read_text(encoding="utf-8").splitlines())}
+
+
+@pytest.mark.parametrize("reply_id, reference, outcome, mechanism", [
+    ("f6192f4335", "262500", "correct", "a magnitude in Markdown bold is no algebra: **$262.5K**"),
+    ("b4c24fe272", "8400", "correct", "**$8.4k**"),
+    ("7f89ac6c11", "20", "correct", "a closing bracketed recap passes the conclusion to the sentence before"),
+    ("b21c57c466", "25", "correct", "'In summary, …' is a recap"),
+    ("a7650e5230", "76", "correct", "the recap's '96 in total' is not the answer"),
+    ("2fc5ce685a", "10", "correct", "the recap's '= 6 hours' is not the answer"),
+    ("6c930fd9e5", "17", "correct", "a closing aside '(1,020 minutes)' restates the value outside it"),
+    ("b251c530a7", "35", "correct", "one marked value among several: 7 × 5 = **35 seconds** … all 8 fountains"),
+    ("fc5a35d724", "4.5", "correct", "'4,5 square units' is a decimal"),
+    ("0f0dedf15e", "-13.5", "correct", "LaTeX's decimal comma -13{,}5"),
+    ("f4638505e9", "18", "undecided", "'18,00 $' is read as 18, beside the 6 pounds given: no answer marked"),
+    ("9a49064186", "1875", "correct", "a reply that writes 3.000 groups thousands with dots: 1.875 is 1875"),
+    ("90259eefdb", "1875", "correct", "a reply that writes 3 000 groups thousands with spaces: 1 875 is 1875"),
+    ("70ffeb2a22", "160", "undecided", "2 hours and 40 minutes, with no unit asked, reads two ways"),
+    ("dbb218dcd8", "0,1", "undecided", "math in $…$ and numbers in the prose: no one expression for math-verify"),
+    ("85511058b1", "15 \\pi", "undecided", "an approximation is not called wrong by math-verify"),
+])
+def test_the_mechanisms_the_blind_r5_set_showed(reply_id, reference, outcome, mechanism):
+    row = LABELLED[reply_id]
+    verdict = judge_one(row["response"], reference, "latex" if reference in ("15 \\pi", "0,1") else None,
+                        question=row["question"])
+    assert verdict.outcome == outcome, (mechanism, verdict)
+
+
+@pytest.mark.parametrize("reply, reference", [
+    ("The total is **$262.5K**.", "262.5"),  # the K is never dropped, in bold or not
+    ("Setting $21k = 1575$.", "21"),  # 21k is no number 21
+    ("Quindi le studentesse sono 3.000 - 1.125 = 1.875.", "1.875"),  # in a reply that writes 3.000, 1.875 is 1875
+])
+def test_what_a_reader_now_reads_is_never_credited_as_the_number_it_was_misread_as(reply, reference):
+    assert judge_one(reply, reference).outcome != "correct"

@@ -304,6 +304,51 @@ def decimal_commas(text: str) -> list[Found]:
     return sorted(found, key=lambda f: f.start)
 
 
+# ---------------------------------------------------------------- thousands grouped with dots or spaces
+
+_GROUPS = {".": r"\.", " ": "[ \u00a0\u202f]"}
+
+
+def _grouped(separator: str, last_group: str = r"\d{3}") -> re.Pattern:
+    group = _GROUPS[separator]
+    return re.compile(rf"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d{{1,3}}(?:{group}\d{{3}})*{group}{last_group})"
+                      rf"(?![\d]|[.,]\d)")
+
+
+def writes_thousands_with(text: str) -> str | None:
+    """The separator a text groups thousands with, when it shows one only thousands could explain: ``"."`` for
+    ``3.000`` or ``1.234,56``, ``" "`` for ``21 000``; else ``None`` (``1.875`` alone is a decimal).
+
+    Examples
+    --------
+    >>> writes_thousands_with("3.000 / 2 = 1.500"), writes_thousands_with("21 000 $ × 12"), writes_thousands_with("1.875")
+    ('.', ' ', None)
+    """
+    if _grouped(".", "000").search(text) or _EUROPEAN.search(text):
+        return "."
+    if _grouped(" ", "000").search(text):
+        return " "
+    return None
+
+
+def grouped_thousands(separator: str) -> Reader:
+    """A reader of numbers whose thousands are grouped with ``separator`` (a text that writes ``3.000`` has
+    ``1.875`` for 1875; one that writes ``21 000`` has ``1 875``).
+
+    Examples
+    --------
+    >>> [int(f.number.value) for f in grouped_thousands(".")("3.000 - 1.125 = 1.875")]
+    [3000, 1125, 1875]
+    """
+    pattern = _grouped(separator)
+
+    def read(text: str) -> list[Found]:
+        return [Found(m.start(), m.end(), Number(Fraction(re.sub(r"\D", "", m["int"])) * (-1 if m["sign"] else 1),
+                                                 None)) for m in pattern.finditer(text)]
+
+    return read
+
+
 # ---------------------------------------------------------------- durations in the unit asked for
 
 UNIT_SECONDS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}

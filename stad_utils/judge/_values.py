@@ -28,7 +28,7 @@ from typing import Any
 from ..records import AnswerFormat
 from ..structured import literal_value
 from ._numbers import (READERS, Number, as_number, asked_unit, compound_durations, duration_parts, durations_in_unit,
-                       numbers_in, unclear_numbers_in)
+                       grouped_thousands, numbers_in, unclear_numbers_in, writes_thousands_with)
 
 
 @dataclass(frozen=True)
@@ -770,8 +770,9 @@ def in_context(kind: Kind, question: str | None, reply: str) -> Kind:
     """The kind as this question and reply write its values.
 
     A number asked in a unit of time ("How many minutes …?") reads a duration as a number in that
-    unit ("2 hours and 40 minutes" is 160); a clock time in a reply that writes the 24-hour clock
-    reads a zero-padded hour as 24-hour ("01:15" is 1:15 AM).
+    unit ("2 hours and 40 minutes" is 160); a number in a reply that groups thousands with dots or
+    spaces (``3.000``, ``21 000``) is read so (``1.875`` is 1875); a clock time in a reply that
+    writes the 24-hour clock reads a zero-padded hour as 24-hour ("01:15" is 1:15 AM).
 
     Examples
     --------
@@ -781,9 +782,13 @@ def in_context(kind: Kind, question: str | None, reply: str) -> Kind:
     >>> [c.unambiguous for c in in_context(CLOCK, None, "She left at 22:30 and came back at 01:15.").read("01:15")]
     [True]
     """
-    unit = asked_unit(question)
-    if kind is NUMBER_ANSWER and unit:
-        readers = (durations_in_unit(unit), *(reader for reader in READERS if reader is not compound_durations))
+    unit, separator = asked_unit(question), writes_thousands_with(reply)
+    if kind is NUMBER_ANSWER and (unit or separator):
+        readers = READERS
+        if unit:
+            readers = (durations_in_unit(unit), *(reader for reader in readers if reader is not compound_durations))
+        if separator:
+            readers = (grouped_thousands(separator), *readers)
         return replace(kind, read=partial(numbers_in, readers=readers), unclear=partial(unclear_numbers_in,
                                                                                           readers=readers))
     if kind is CLOCK and writes_the_24_hour_clock(reply):
