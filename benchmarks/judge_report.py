@@ -157,14 +157,15 @@ _FLEXIBLE = re.compile(r"(-?[$0-9.,]{2,})|(-?[0-9]+)")
 
 
 def _as_lm_eval_compares(text: str) -> str:
-    """lm-eval's GSM8K ``exact_match`` normalisation: case folded, without ``,``, ``$``, a ``#### `` prefix, a final ``.``."""
+    """lm-eval's GSM8K ``exact_match`` normalisation: lower case, no ``,``, ``$``, ``#### `` prefix or final ``.``."""
     for pattern in (",", r"\$", r"(?s).*#### ", r"\.$"):
         text = re.sub(pattern, "", text)
     return text.strip().lower()
 
 
 def lm_eval_outcome(response: str | None, reference: str, flexible: bool) -> str:
-    """``correct`` or ``wrong`` by lm-eval's ``strict-match`` (first ``#### N``) or ``flexible-extract`` (last number)."""
+    """``correct`` or ``wrong`` by lm-eval's ``strict-match`` (first ``#### N``) or ``flexible-extract`` (last
+    number)."""
     if flexible:
         found = [m.group(0) for m in _FLEXIBLE.finditer(response or "")]
         extracted = found[-1] if found else None

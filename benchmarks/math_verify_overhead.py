@@ -42,8 +42,8 @@ def main() -> int:
     print(f"{len(pairs)} comparisons of the labelled set's LaTeX answers ({len(golds)} distinct)")
     print(f"worker start (first call): {start_up * 1000:.0f} ms")
     for name, times in (("in process (main thread)", in_process), ("through the worker", through_worker)):
-        print(f"{name:26s} median {statistics.median(times) * 1000:6.2f} ms   mean {statistics.mean(times) * 1000:6.2f} ms"
-              f"   total {sum(times):.2f} s")
+        median, mean = statistics.median(times) * 1000, statistics.mean(times) * 1000
+        print(f"{name:26s} median {median:6.2f} ms   mean {mean:6.2f} ms   total {sum(times):.2f} s")
     overhead = statistics.median(through_worker) - statistics.median(in_process)
     print(f"overhead per comparison (difference of medians): {overhead * 1000:.2f} ms")
     return 0

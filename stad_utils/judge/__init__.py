@@ -152,18 +152,26 @@ time ("How many minutes …?"), a duration counts in it ("2 hours and 40 minutes
 that writes the 24-hour clock (a time such as 22:30, no AM/PM) has ``01:15`` at 1:15 AM. What reads
 two ways (``70k`` with no currency, ``2,5`` with no unit, "one two three") leaves the reply undecided.
 
+A reply that shows it groups thousands with dots or spaces (``3.000``, ``21 000``) has ``1.875``
+for 1875; a duration in several units where no unit is asked ("2 hours and 40 minutes") reads two
+ways; a number with a letter in algebra (``21k = 1575``) is no number.
+
 On the concluding-sentence path, a sentence that states a value of the question besides another
 states several quantities: the other is its answer only when the sentence marks it (the result of
 an equation, Markdown bold, "a total of …", "… in total"), never as "the one number left" ("… at 4
-miles per hour for the remaining 6 miles", 4 given). A closing bracketed recap that only restates
-the question ("… 19 pencils. (Tom started with 3 boxes of 24 …)") passes the conclusion to the
-sentence before it.
+miles per hour for the remaining 6 miles", 4 given); among several new values, the one marked
+value is the answer ("7 × 5 = **35 seconds** to set off all 8 fountains"). A closing recap — a
+bracketed aside that ends the reply, or a last sentence opening "To recap", "In summary" — passes
+the conclusion to the sentence before it ("Each person got 20 seashells. (Jim collected 27 …, for
+60 in total.)"), and a bracketed aside closing the concluding sentence is left out when the rest
+states a value ("17 hours (1,020 minutes)"). math-verify reads no sentence whose prose states
+numbers beside its math, and never calls an approximation ("approximately 47.12") wrong.
 
 Versions
 --------
 ``cascade-5`` (from ``cascade-4``): the number readers above; the one number left after the
 question's is no answer; math-verify also reads the one expression of a concluding sentence, in a
-worker process with a working timeout; a closing recap of the question is passed over.
+worker process with a working timeout; a closing recap is passed over.
 
 ``cascade-4`` (from ``cascade-3``): a correction after the last commitment is read on the
 commitment's own line too, not only on a later one, and a corrected conclusion is no longer

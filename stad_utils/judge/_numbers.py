@@ -263,7 +263,8 @@ _EUROPEAN = re.compile(r"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d{1,3}(?:\.\d{3})+
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,\-−])(?P<sign>[-−])?(?P<int>\d+),(?P<dec>\d{1,2})(?!\d|,\s?\d|\.\d)")
 _CURRENCY_BEFORE = re.compile(r"[€£$]\s?$|\b(?:EUR|euros?)\s?$", re.IGNORECASE)
 _UNIT_AFTER = re.compile(
-    r"^\s?(?:[€$£]|%|euros?\b|units?\b|square\s+units?\b|cl\b|dl\b|EUR\b|kg\b|g\b|km\b|cm\b|mm\b|m\b|l\b|ml\b|litres?\b|liters?\b|h\b|Std\b|Stunden\b|"
+    r"^\s?(?:[€$£]|%|euros?\b|units?\b|square\s+units?\b|cl\b|dl\b|EUR\b|kg\b|g\b|km\b|cm\b|mm\b|m\b|l\b|"
+    r"ml\b|litres?\b|liters?\b|h\b|Std\b|Stunden\b|"
     r"hours?\b|minutes?\b|seconds?\b|days?\b|kilos?\b|kilograms?\b|grams?\b|metres?\b|meters?\b|miles?\b|km/h\b|"
     r"°|degrees?\b|degrés\b)",
     re.IGNORECASE)
@@ -321,8 +322,8 @@ def writes_thousands_with(text: str) -> str | None:
 
     Examples
     --------
-    >>> writes_thousands_with("3.000 / 2 = 1.500"), writes_thousands_with("21 000 $ × 12"), writes_thousands_with("1.875")
-    ('.', ' ', None)
+    >>> [writes_thousands_with(text) for text in ("3.000 / 2 = 1.500", "21 000 $ × 12", "1.875")]
+    ['.', ' ', None]
     """
     if _grouped(".", "000").search(text) or _EUROPEAN.search(text):
         return "."
