@@ -43,3 +43,24 @@ def test_recall_and_the_undecided_share_meet_the_goal_on_the_splits_the_goal_was
 def test_no_reply_a_grader_found_ambiguous_or_without_answer_is_called_correct(judged):
     credited = judged[(judged["outcome"] == "correct") & (judged["label"] != "correct")]
     assert credited.empty, credited[["id", "label", "reason", "extracted"]].to_string()
+
+
+def test_the_llm_stage_table_counts_what_stages_1_and_2_leave_undecided(judged):
+    from judge_report import llm_stage_table
+
+    table = llm_stage_table(judged)
+    assert table.loc[("all", "all"), "reach_llm"] == (judged["outcome"] == "undecided").sum()
+    assert table.loc[("all", "all"), "cut_off_no_answer"] == ((judged["outcome"] == "no_answer")
+                                                              & judged["truncated"]).sum()
+
+
+@pytest.mark.parametrize("reply, reference, strict, flexible", [
+    ("3 * 24 = 72.\n#### 1,875", "1875", "correct", "correct"),  # lm-eval drops the comma
+    ("Each gets 18 pencils, 72 in all.", "18", "wrong", "wrong"),  # flexible takes the last number
+    ("So she pays $18.", "18", "wrong", "correct"),  # no #### line; "$18." loses "$" and "."
+])
+def test_the_lm_eval_baselines_extract_as_lm_eval_does(reply, reference, strict, flexible):
+    from judge_report import lm_eval_outcome
+
+    assert lm_eval_outcome(reply, reference, flexible=False) == strict
+    assert lm_eval_outcome(reply, reference, flexible=True) == flexible
