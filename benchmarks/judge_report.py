@@ -27,7 +27,18 @@ Measures, per split and benchmark (the judge's outcome against the label):
 
 The tables also split real model replies from styled ones, and give the measures per deciding stage.
 
+**What reaches the LLM stage**, per split and benchmark: the replies the deterministic and
+math-verify stages leave undecided (an LLM judge, if one is set, decides them from their bounded
+span alone), and the cut-off replies that committed to nothing ("no answer" by design, never sent).
+
+**Baselines** on the same replies (``--baselines``): lm-eval's GSM8K filters (``strict-match``:
+the number after ``####``; ``flexible-extract``: the last number in the reply; both compared as
+lm-eval does, as text without ``,``, ``$`` and a final ``.``) and math-verify alone (the whole
+reply parsed and verified against the gold answer). A baseline decides every reply: what it does
+not credit is wrong.
+
     python benchmarks/judge_report.py                      # deterministic and math-verify stages
+    python benchmarks/judge_report.py --baselines          # and lm-eval's filters and math-verify alone
     python benchmarks/judge_report.py --llm-judge embedded  # SmolLM2-135M as the LLM judge for what is left
     python benchmarks/judge_report.py --show-misses         # print every disagreement with its reason
 """
@@ -36,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -55,16 +67,33 @@ def benchmark_of(source: str) -> str:
     return "generated" if name == "generated" else name
 
 
+_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|tot_arithmetic)-(?P<line>\d+)")
+BY_FILE_LINE = {"held_out_r5"}
+"""Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
+
+
 def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
-    """The labelled replies, with each benchmark question and gold answer read from ``data_dir``."""
+    """The labelled replies, each with its benchmark question, gold answer and answer format as the project poses it.
+
+    Rows without a question name the project's task id. Rows of the splits in `BY_FILE_LINE` name
+    a line of the benchmark file and carry the dataset's raw label as their reference
+    (``{'answer': 'Saturday'}``): they are judged against the project's task for that line
+    (``Saturday``), as the pipeline judges it. The labels are the graders' own, never changed.
+    """
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    needed = {benchmark_of(row["source"]) for row in rows if "question" not in row}
-    tasks = {task.task_id: task for name in needed for task in load_tasks(name, data_path=str(data_dir))}
+    needed = {benchmark_of(row["source"]) for row in rows if "question" not in row or row["split"] in BY_FILE_LINE}
+    tasks = {name: load_tasks(name, data_path=str(data_dir)) for name in needed}
+    by_id = {task.task_id: task for found in tasks.values() for task in found}
     for row in rows:
         row["benchmark"] = benchmark_of(row["source"])
-        if "question" not in row:
-            task = tasks[row["task_id"]]
-            row.update(question=task.question, reference=task.answer, answer_format=task.answer_format)
+        if row["split"] in BY_FILE_LINE:
+            line = _LINE_OF_A_FILE.fullmatch(row["task_id"])
+            task = tasks[line["benchmark"]][int(line["line"])]
+        elif "question" not in row:
+            task = by_id[row["task_id"]]
+        else:
+            continue
+        row.update(question=task.question, reference=task.answer, answer_format=task.answer_format)
     return rows
 
 
@@ -77,6 +106,7 @@ def judge_rows(rows: list[dict], llm_judge: LLMJudgeFn | None = None) -> pd.Data
                           # real model replies, or replies written in the style of instruct models
                           "kind": "real" if row["source"].startswith("embedded/") else "styled",
                           "label": row["label"], "outcome": j.outcome, "decided_by": j.decided_by,
+                          "truncated": j.truncated,
                           "extracted": j.extracted, "explanation": j.explanation, "reason": row["reason"]}
                          for row, j in zip(rows, judgements)])
 
@@ -104,6 +134,70 @@ def trust_table(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows).rename_axis(by)
 
 
+def llm_stage_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per split and benchmark: how many replies reach the LLM stage, and how many cut-off ones committed to nothing."""
+    def counts(group: pd.DataFrame) -> pd.Series:
+        reach = group["outcome"] == "undecided"
+        cut_off = (group["outcome"] == "no_answer") & group["truncated"]
+        return pd.Series({
+            "replies": len(group), "reach_llm": int(reach.sum()), "reach_llm_share": reach.mean(),
+            "of_them_labelled_correct": int((reach & (group["label"] == "correct")).sum()),
+            "of_them_labelled_wrong": int((reach & (group["label"] == "wrong")).sum()),
+            "cut_off_no_answer": int(cut_off.sum()),
+            "cut_off_labelled_correct": int((cut_off & (group["label"] == "correct")).sum()),
+        })
+
+    rows = [counts(group).rename(key) for key, group in frame.groupby(["split", "benchmark"])]
+    rows.append(counts(frame).rename(("all", "all")))
+    return pd.DataFrame(rows).rename_axis(["split", "benchmark"])
+
+
+_STRICT = re.compile(r"#### (\-?[0-9\.\,]+)")
+_FLEXIBLE = re.compile(r"(-?[$0-9.,]{2,})|(-?[0-9]+)")
+
+
+def _as_lm_eval_compares(text: str) -> str:
+    """lm-eval's GSM8K ``exact_match`` normalisation: lower case, no ``,``, ``$``, ``#### `` prefix or final ``.``."""
+    for pattern in (",", r"\$", r"(?s).*#### ", r"\.$"):
+        text = re.sub(pattern, "", text)
+    return text.strip().lower()
+
+
+def lm_eval_outcome(response: str | None, reference: str, flexible: bool) -> str:
+    """``correct`` or ``wrong`` by lm-eval's ``strict-match`` (first ``#### N``) or ``flexible-extract`` (last
+    number)."""
+    if flexible:
+        found = [m.group(0) for m in _FLEXIBLE.finditer(response or "")]
+        extracted = found[-1] if found else None
+    else:
+        match = _STRICT.search(response or "")
+        extracted = match.group(1) if match else None
+    if extracted is None:
+        return "wrong"
+    return "correct" if _as_lm_eval_compares(extracted) == _as_lm_eval_compares(reference) else "wrong"
+
+
+def math_verify_alone_outcome(response: str | None, reference: str, answer_format: str | None) -> str:
+    """``correct`` or ``wrong`` by math-verify alone: the whole reply parsed and verified against the gold answer."""
+    from math_verify import parse, verify
+
+    gold = parse(f"${reference}$" if answer_format == "latex" else reference)
+    answer = parse(response or "")
+    return "correct" if gold and answer and verify(gold, answer) else "wrong"
+
+
+def baseline_frame(rows: list[dict]) -> pd.DataFrame:
+    """One row per reply and baseline method, with its label (see the module docstring)."""
+    methods = {
+        "lm-eval strict-match": lambda row: lm_eval_outcome(row["response"], row["reference"], flexible=False),
+        "lm-eval flexible-extract": lambda row: lm_eval_outcome(row["response"], row["reference"], flexible=True),
+        "math-verify alone": lambda row: math_verify_alone_outcome(row["response"], row["reference"],
+                                                                  row["answer_format"]),
+    }
+    return pd.DataFrame([{"method": name, "split": row["split"], "benchmark": row["benchmark"], "label": row["label"],
+                          "outcome": outcome(row)} for name, outcome in methods.items() for row in rows])
+
+
 def stage_table(frame: pd.DataFrame) -> pd.DataFrame:
     """The same measures per deciding stage ("none": left undecided, or no answer found)."""
     return trust_table(frame, ["decided_by"])
@@ -129,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--llm-judge", choices=["embedded"], help="an LLM judge for the undecided replies")
     parser.add_argument("--show-misses", action="store_true", help="print every reply the judge and label disagree on")
+    parser.add_argument("--baselines", action="store_true",
+                        help="also measure lm-eval's GSM8K filters and math-verify alone on the same replies")
     args = parser.parse_args(argv)
     rows = load_labelled(args.fixture, args.data)
     with open_llm_judge(args.llm_judge) as llm_judge:
@@ -139,6 +235,12 @@ def main(argv: list[str] | None = None) -> int:
         print(trust_table(frame, ["split"]).to_string(), "\n")
         print(trust_table(frame, ["split", "kind"]).to_string(), "\n")
         print(stage_table(frame).to_string(), "\n")
+        print("Replies that reach the LLM stage (undecided after stages 1-2), and cut-off replies without an answer:")
+        print(llm_stage_table(frame).to_string(), "\n")
+        if args.baselines:
+            baselines = pd.concat([baseline_frame(rows), frame.assign(method="judge (stages 1-2)")])
+            print("The judge and the baselines on the same replies:")
+            print(trust_table(baselines, ["method", "split", "benchmark"]).to_string(), "\n")
         print(pd.crosstab([frame["split"], frame["label"]], frame["outcome"]).to_string())
     if args.show_misses:
         misses = frame[(frame["outcome"] == "correct") != (frame["label"] == "correct")]

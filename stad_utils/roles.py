@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
-from .judge import LLMJudge
+from .judge import JudgeTemplate, LLMJudge
 from .serving import open_client
 from .teachers import GSM8KSolutionTeacher, LLMTeacher, OracleTeacher, Teacher
 
@@ -21,21 +22,27 @@ def open_judge(spec: dict | None, *, cache_path: Path | str | None = None) -> It
     if not spec:
         yield None
         return
-    endpoint, prompts = judge_endpoint(spec)
+    endpoint, template = judge_endpoint(spec)
     with open_client(endpoint, cache_path=cache_path, role="judge") as client:
-        yield LLMJudge(client, official_prompts=prompts)
+        yield LLMJudge(client, template=template)
 
 
-def judge_endpoint(spec: dict) -> tuple[dict, object | None]:
-    """The endpoint block of a judge parameter, and the authors' prompts if it asks for them."""
+def judge_endpoint(spec: dict) -> tuple[dict, JudgeTemplate | None]:
+    """The endpoint block of a judge parameter, and the authors' judge prompt if it asks for it."""
     if "endpoint" not in spec:
         return spec, None
     check_judge_options(spec)
     if spec.get("prompts", "project") == "project":
         return spec["endpoint"], None
-    from .official import load_official_prompts
+    return spec["endpoint"], official_judge_template(spec.get("official_repo"))
 
-    return spec["endpoint"], load_official_prompts(spec.get("official_repo"))
+
+def official_judge_template(official_repo: str | Path | None) -> JudgeTemplate:
+    """The authors' ``prompt_correctness_value``, filled and read as their code does, for the LLM judge."""
+    from .official import fill_judge, load_official_prompts, read_judge_score
+
+    prompts = load_official_prompts(official_repo)
+    return JudgeTemplate("official prompt", partial(fill_judge, prompts), read_judge_score)
 
 
 def check_judge_options(spec: dict) -> None:

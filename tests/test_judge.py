@@ -195,7 +195,7 @@ def show_clock(clock: values.Clock) -> str:
 
 @pytest.mark.parametrize("name, read", [
     ("numbers", lambda text: [str(n.value) for n in values.numbers_in(text)]),
-    ("day_numbers", lambda text: [str(n.value) for n in values.day_numbers_in(text)]),
+    ("day_numbers", lambda text: [str(n.value) for n in values.numbers_in(text)]),
     ("clocks", lambda text: [show_clock(c) for c in values.clocks_in(text)]),
     ("durations", lambda text: [int(d) for d in values.durations_in(text)]),
     ("years", values.years_in),

@@ -1,7 +1,8 @@
 """The judge against blind labels of real replies (tests/fixtures/judge_replies.jsonl, see benchmarks/judge_report.py).
 
 The labels come from careful human-style readings of each reply's committed final answer, made
-without seeing any verdict; the issue's goal is precision ≥ 0.99 and recall ≥ 0.95 of "correct" on
+without seeing any verdict. Every split: no reply the judge calls correct is labelled otherwise
+(precision 1.000). On the dev and held_out splits, issue 8's goal: recall ≥ 0.95 of "correct" on
 decided replies, and at most 15% undecided among replies that commit to an answer.
 """
 
@@ -22,14 +23,19 @@ def judged(shared_data):
 
 
 def test_the_labelled_set_holds_real_replies_of_every_benchmark_with_each_label(judged):
-    assert len(judged) >= 300
+    assert len(judged) >= 900 and set(judged["split"]) == {"dev", "held_out", "held_out_r5"}
     assert {"generated", "gsm8k", "math_hard", "tot_arithmetic"} <= set(judged["benchmark"])
     assert {"correct", "wrong", "no_answer", "ambiguous"} == set(judged["label"])
 
 
-def test_precision_and_recall_of_correct_and_the_undecided_share_meet_the_goal(judged):
-    overall = trust_table(judged, ["split"]).loc["all"]
-    assert overall["precision"] >= 0.99, overall
+@pytest.mark.parametrize("split", ["dev", "held_out", "held_out_r5"])
+def test_every_reply_called_correct_is_labelled_correct_on_every_split(judged, split):
+    assert trust_table(judged[judged["split"] == split], ["split"]).loc["all", "precision"] == 1.0
+
+
+def test_recall_and_the_undecided_share_meet_the_goal_on_the_splits_the_goal_was_set_for(judged):
+    """The goal of issue 8, on its splits; held_out_r5 (issue 17's failing classes) is measured, not held to it."""
+    overall = trust_table(judged[judged["split"].isin(["dev", "held_out"])], ["split"]).loc["all"]
     assert overall["recall"] >= 0.95, overall
     assert overall["undecided_of_committed"] <= 0.15, overall
 
@@ -37,3 +43,24 @@ def test_precision_and_recall_of_correct_and_the_undecided_share_meet_the_goal(j
 def test_no_reply_a_grader_found_ambiguous_or_without_answer_is_called_correct(judged):
     credited = judged[(judged["outcome"] == "correct") & (judged["label"] != "correct")]
     assert credited.empty, credited[["id", "label", "reason", "extracted"]].to_string()
+
+
+def test_the_llm_stage_table_counts_what_stages_1_and_2_leave_undecided(judged):
+    from judge_report import llm_stage_table
+
+    table = llm_stage_table(judged)
+    assert table.loc[("all", "all"), "reach_llm"] == (judged["outcome"] == "undecided").sum()
+    assert table.loc[("all", "all"), "cut_off_no_answer"] == ((judged["outcome"] == "no_answer")
+                                                              & judged["truncated"]).sum()
+
+
+@pytest.mark.parametrize("reply, reference, strict, flexible", [
+    ("3 * 24 = 72.\n#### 1,875", "1875", "correct", "correct"),  # lm-eval drops the comma
+    ("Each gets 18 pencils, 72 in all.", "18", "wrong", "wrong"),  # flexible takes the last number
+    ("So she pays $18.", "18", "wrong", "correct"),  # no #### line; "$18." loses "$" and "."
+])
+def test_the_lm_eval_baselines_extract_as_lm_eval_does(reply, reference, strict, flexible):
+    from judge_report import lm_eval_outcome
+
+    assert lm_eval_outcome(reply, reference, flexible=False) == strict
+    assert lm_eval_outcome(reply, reference, flexible=True) == flexible

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -103,3 +104,48 @@ def test_the_judge_asks_for_json_as_the_endpoint_allows(json_mode, expected):
     else:
         assert sent == expected
     assert client.calls[0]["temperature"] == 0.0
+
+
+# ---------------------------------------------------------------- the authors' judge prompt, and the import circle
+
+CHECKOUT = Path(__file__).parent / "fixtures" / "official" / "checkout"  # invented texts under the official names
+
+
+def test_with_the_authors_prompt_a_stand_in_server_sees_only_the_bounded_committed_span(tmp_path):
+    """``prompts: official``: the reply's reasoning never reaches the judge, only its committed span, bounded."""
+    from scripted_server import ScriptedServer
+    from stad_utils.roles import open_judge
+
+    reasoning = "Tom has 3 boxes of 24 pencils, 3 * 24 = 72, shared by 4: 72 / 4 = 18. " * 40
+    long_answer = "each classmate gets " + "exactly " * 80 + "18 pencils"
+    items = [JudgeItem(reasoning + "\nMaybe 18 or 17", "18", "number"),  # hedged: undecided, so the LLM decides
+             JudgeItem(reasoning + f"\nThe answer is {long_answer}, or 17.", "18", "number"),
+             JudgeItem(reasoning + "\nThe answer is 18.", "18", "number")]  # decided before the LLM stage
+    with ScriptedServer(lambda messages: '{"score": 1, "justification": "same value"}') as server:
+        spec = {"endpoint": {"model": "judge", "base_url": server.base_url}, "prompts": "official",
+                "official_repo": str(CHECKOUT)}
+        with open_judge(spec, cache_path=tmp_path / "cache.sqlite") as llm_judge:
+            verdicts = judge_answers(items, llm_judge=llm_judge)
+    sent = [request["body"]["messages"][-1]["content"] for request in server.requests]
+    predictions = sorted(re.search(r"Prediction: (.*)\nReference: 18\n", prompt, re.DOTALL).group(1)
+                         for prompt in sent)  # the client may send them in any order
+    assert all(prompt.startswith("\n[fixture:judge]") for prompt in sent)  # the authors' prompt, as filled by them
+    assert len(predictions) == 2 and predictions[0] == "Maybe 18 or 17"
+    assert len(predictions[1]) <= MAX_CANDIDATE_CHARS and predictions[1].endswith("18 pencils, or 17")
+    assert not any("3 boxes of 24" in prompt for prompt in sent)  # no reasoning reaches the judge
+    assert [v.decided_by for v in verdicts] == ["llm_judge", "llm_judge", "deterministic"]
+
+
+def test_the_judge_package_does_not_import_the_official_files_package():
+    """The official rows use the judge (``infer_format``); the judge takes the authors' prompt as a template."""
+    import ast
+
+    package = Path(__file__).resolve().parents[1] / "stad_utils" / "judge"
+    imported = set()
+    for module in package.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                imported.add(("." * node.level) + (node.module or ""))
+            elif isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names}
+    assert not [name for name in imported if "official" in name], imported

@@ -9,7 +9,10 @@ Stages
    (numbers, money, fractions, percents, clock times, durations, years with an era, calendar
    dates, weekdays, names, lists, sets, ToT records) and compare: **correct**, **wrong** or
    **undecided**.
-2. ``math_verify``: an undecided explicit LaTeX answer is compared symbolically with `math-verify`.
+2. ``math_verify``: an undecided explicit answer, or the one expression a concluding sentence states
+   (`_symbolic.math_expression`: "so x = 2\\sqrt5", "The area is $\\frac{3}{4}$."), is compared
+   symbolically with a LaTeX reference by `math-verify`, in a worker process where its timeout works
+   from any thread.
 3. ``llm_judge``: what is still undecided goes to an LLM, which sees only the committed span
    (`LLMJudge`). Without one it stays ``undecided``: kept out of k like an error, and counted.
 
@@ -137,8 +140,39 @@ commitment ("#### 15", then "Lena has 1 cupcake.") is undecided too. Commitments
 the reference's kind ("The answer is as follows:") are passed over; only when none has one are
 they read for a value of another kind (above), with the same precedence.
 
+Reading numbers (`_numbers`)
+----------------------------
+Numbers are read by small named readers, in order of precedence, each tabled with the real
+replies it was written for (``tests/fixtures/judge_number_readers.json``): magnitudes (``$70K``,
+``$1.2 million``, ``70 thousand``; never dropped: ``$70k`` against 70 is undecided, as the
+question may ask in thousands), decimal commas where a currency or unit leaves no doubt (``€3,50``,
+``2,5 kg``, ``1.234,56``), ordinals (``13th``), number words (``ten``, ``twenty-five``,
+``three-fourths``; not "one" as a pronoun), and digits. Where the question asks for a unit of
+time ("How many minutes …?"), a duration counts in it ("2 hours and 40 minutes" is 160); a reply
+that writes the 24-hour clock (a time such as 22:30, no AM/PM) has ``01:15`` at 1:15 AM. What reads
+two ways (``70k`` with no currency, ``2,5`` with no unit, "one two three") leaves the reply undecided.
+
+A reply that shows it groups thousands with dots or spaces (``3.000``, ``21 000``) has ``1.875``
+for 1875; a duration in several units where no unit is asked ("2 hours and 40 minutes") reads two
+ways; a number with a letter in algebra (``21k = 1575``) is no number.
+
+On the concluding-sentence path, a sentence that states a value of the question besides another
+states several quantities: the other is its answer only when the sentence marks it (the result of
+an equation, Markdown bold, "a total of …", "… in total"), never as "the one number left" ("… at 4
+miles per hour for the remaining 6 miles", 4 given); among several new values, the one marked
+value is the answer ("7 × 5 = **35 seconds** to set off all 8 fountains"). A closing recap — a
+bracketed aside that ends the reply, or a last sentence opening "To recap", "In summary" — passes
+the conclusion to the sentence before it ("Each person got 20 seashells. (Jim collected 27 …, for
+60 in total.)"), and a bracketed aside closing the concluding sentence is left out when the rest
+states a value ("17 hours (1,020 minutes)"). math-verify reads no sentence whose prose states
+numbers beside its math, and never calls an approximation ("approximately 47.12") wrong.
+
 Versions
 --------
+``cascade-5`` (from ``cascade-4``): the number readers above; the one number left after the
+question's is no answer; math-verify also reads the one expression of a concluding sentence, in a
+worker process with a working timeout; a closing recap is passed over.
+
 ``cascade-4`` (from ``cascade-3``): a correction after the last commitment is read on the
 commitment's own line too, not only on a later one, and a corrected conclusion is no longer
 credited (undecided); corrections include the retractions above ("that's wrong" was missed).
@@ -150,12 +184,12 @@ reference is undecided.
 
 from ._cascade import JUDGE_VERSION, JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from ._extract import Commitment, Reading, extract_answer, last_boxed, read_reply
-from ._llm import LLMJudge
+from ._llm import JudgeTemplate, LLMJudge
 from ._values import (calendar_dates_in, clocks_in, durations_in, infer_format, kind_for, lists_in, numbers_in,
                       parse_number, years_in)
 
 __all__ = [
-    "JUDGE_VERSION", "Commitment", "JudgeItem", "Judgement", "LLMJudge", "LLMJudgeFn", "Reading",
+    "JUDGE_VERSION", "Commitment", "JudgeItem", "JudgeTemplate", "Judgement", "LLMJudge", "LLMJudgeFn", "Reading",
     "calendar_dates_in", "clocks_in", "durations_in", "extract_answer", "infer_format", "judge_answers",
     "judge_version", "kind_for", "last_boxed", "lists_in", "numbers_in", "parse_number", "read_reply", "years_in",
 ]

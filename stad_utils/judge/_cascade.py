@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-import logging
 import re
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
-from ._extract import Commitment, Reading, read_reply, sentences
-from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, infer_format, kind_for, mentions_a_number,
+from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
+from ._symbolic import compare_math_verify, math_expression
+from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, in_context, infer_format, kind_for, mentions_a_number,
                       normalise_text, parse_number, written_plainly)
 
-JUDGE_VERSION = "cascade-4"
+JUDGE_VERSION = "cascade-5"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
 
 
@@ -83,7 +82,7 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
     Examples
     --------
     >>> judge_version()
-    'cascade-4'
+    'cascade-5'
     """
     if llm_judge is None:
         return JUDGE_VERSION
@@ -165,17 +164,51 @@ def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, st
     return _assertion_past_a_value_called_wrong(rest[assertion.end():], kind)
 
 
-def _result_part(span: str) -> str:
-    """What an equation in the span evaluates to: the text after its last ``=``."""
+def _result_part(span: str) -> tuple[str, bool]:
+    """What an equation in the span evaluates to: the text after its last ``=``, and whether there is one."""
     parts = _RESULT.split(span)
-    return parts[-1] if parts[-1].strip() else span
+    return (parts[-1], True) if len(parts) > 1 and parts[-1].strip() else (span, False)
+
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_TOTAL_BEFORE = re.compile(r"\b(?:a\s+total\s+of|totals?|totalling|totaling)\s*:?\s*$", re.IGNORECASE)
+_TOTAL_AFTER = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:in\s+total|altogether|in\s+all)\b", re.IGNORECASE)
+
+
+def _marked(span: str, value, kind: Kind) -> bool:
+    """Whether the span marks ``value`` as its answer: in Markdown bold ("Ella would earn **$132** after 12 hours"),
+    or as a total ("a total of 36 hours across the 8 weeks", "35 apples in total")."""
+    if any(len(found := kind.read(next(g for g in bold.groups() if g))) == 1 and kind.same(found[0], value)
+           for bold in _BOLD.finditer(span)):
+        return True
+    for word in re.finditer(r"\S+", span):
+        read = kind.read(word.group(0))
+        if len(read) == 1 and kind.same(read[0], value) and (
+                _TOTAL_BEFORE.search(span[:word.start()]) or _TOTAL_AFTER.match(span[word.end():])):
+            return True
+    return False
 
 
 def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
     """The single value of ``kind`` a committed span states.
 
-    ``restated_by`` holds the question's own values: on the concluding-sentence path they are
-    not credited as an answer.
+    ``restated_by`` holds the question's own values, on the concluding-sentence path: they are
+    not credited as an answer, and a sentence that states one of them besides another value
+    states several quantities; the other is its answer only when it is marked, as the result of
+    an equation ("45 + 25 = 70 goats in the two farms") or in bold ("**$132** after 12 hours"),
+    never as "the one number left" ("… walking at 4 miles per hour for the remaining 6 miles", 4
+    given). So is one marked value among several ("7 × 5 = **35 seconds** to set off all 8
+    fountains").
+
+    Examples
+    --------
+    >>> from ._values import NUMBER
+    >>> read_value("so she has 30 crayons left of her 120 crayons", NUMBER, NUMBER.read("30 crayons")).problem
+    'states several quantities (30, 120), none marked as the answer'
+    >>> read_value("So 45 + 25 = 70 goats are left in the 2 farms.", NUMBER, NUMBER.read("2 farms")).value.value
+    Fraction(70, 1)
+    >>> read_value("It costs 70k.", NUMBER).problem
+    "reads two ways: '70k'"
     """
     span, problem = _assertion_past_negation(span, kind)
     if not problem:
@@ -185,12 +218,24 @@ def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
     hedge = _HEDGE.search(span)
     if hedge:
         return _Read(problem=f"hedged: {hedge.group(0)!r}")
-    values = distinct(kind.read(_result_part(span) if kind.scalar else span), kind)
+    part, has_result = _result_part(span) if kind.scalar else (span, False)
+    unclear = kind.unclear(part)
+    if unclear:
+        return _Read(problem=f"reads two ways: {unclear[0]!r}")
+    values = distinct(kind.read(part), kind)
     restated = tuple(v for v in values if any(kind.same(v, given) for given in restated_by or ()))
-    values = [v for v in values if v not in restated]
-    if len(values) > 1:
-        return _Read(problem=f"several values: {', '.join(kind.show(v) for v in values[:4])}")
-    return _Read(value=values[0] if values else None, restated=restated)
+    left = [v for v in values if v not in restated]
+    if len(left) > 1 and restated_by is not None:
+        marked = [v for v in left if has_result and v is values[0] or _marked(span, v, kind)]
+        left = marked if len(marked) == 1 else left
+        if len(left) == 1:
+            return _Read(value=left[0], restated=restated)
+    if len(left) > 1:
+        return _Read(problem=f"several values: {', '.join(kind.show(v) for v in left[:4])}")
+    if left and restated and not (has_result and values[0] is left[0]) and not _marked(span, left[0], kind):
+        shown = ", ".join(kind.show(v) for v in values[:4])
+        return _Read(problem=f"states several quantities ({shown}), none marked as the answer")
+    return _Read(value=left[0] if left else None, restated=restated)
 
 
 # ---------------------------------------------------------------- from commitments to one answer
@@ -331,7 +376,8 @@ class _Undecided:
 
     span: str
     reason: str
-    math_verify: bool  # math-verify may read the span: an explicit commitment, no hedge, negation or disagreement
+    math: str | None  # what math-verify may compare: an explicit commitment, or the one expression a concluding
+    # sentence states (`math_expression`); None after a hedge, a negation or a disagreement
 
 
 def _no_answer(item: JudgeItem, reason: str, extracted: str | None = None) -> Judgement:
@@ -341,14 +387,15 @@ def _no_answer(item: JudgeItem, reason: str, extracted: str | None = None) -> Ju
 def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | _Undecided:
     span, explicit = answer.span, answer.commitment.form != "conclusion"
     if answer.problem:
-        return _Undecided(span, answer.problem, math_verify=False)
+        return _Undecided(span, answer.problem, math=None)
+    math = span if explicit else math_expression(_without_the_questions_math(span, item.question))
     if answer.value is None:
         where = "the committed answer" if explicit else "the concluding sentence"
-        return _Undecided(span, f"no {kind.name} in {where}", math_verify=explicit)
+        return _Undecided(span, f"no {kind.name} in {where}", math)
     equal = kind.matches(answer.value, gold)
     if equal is None:
         # free text other than the reference's, a time without AM/PM, a decimal more precise than the reference
-        return _Undecided(span, f"cannot tell whether the {kind.name} is the reference", math_verify=explicit)
+        return _Undecided(span, f"cannot tell whether the {kind.name} is the reference", math)
     return Judgement("correct" if equal else "wrong", kind.show(answer.value), "deterministic",
                      f"{kind.name} {'equals' if equal else 'differs from'} the reference", item.truncated)
 
@@ -370,6 +417,37 @@ def _without_the_questions_math(sentence: str, question: str | None) -> str:
     return sentence
 
 
+_CLOSING_ASIDE = re.compile(r"\((?P<aside>[^()]*)\)[\s.!*_]*$")
+_RECAP = re.compile(r"^\W*(?:to\s+recap|in\s+summary|to\s+summari[sz]e|recap|summary)\b", re.IGNORECASE)
+
+
+def _before_a_closing_recap(reading: Reading) -> Commitment:
+    """The concluding sentence, or the one before a closing recap: a bracketed aside that ends the reply, or a last
+    sentence opening "To recap", "In summary" …
+
+    "Each person got 20 seashells. (Jim collected 27, Carlos 22 and Carrey 11, for 60 in total.)"
+    concludes 20: a recap repeats the working, it does not answer again.
+    """
+    conclusion = reading.conclusion
+    aside = _CLOSING_ASIDE.search(reading.reply)
+    if aside and aside.start() <= conclusion.start and reading.reply[:aside.start()].strip():
+        end = aside.start()
+    elif _RECAP.match(conclusion.text):
+        end = conclusion.start
+    else:
+        return conclusion
+    return concluding_sentence(reading.reply[:end]) or conclusion
+
+
+def _without_a_closing_aside(sentence: str, kind: Kind) -> str:
+    """The sentence without a bracketed aside at its end, when the rest states a value of the kind
+    ("6 + 3 + 8 = 17 hours (1,020 minutes)." → 17 hours; "11 cups of flour (5,5 dozen × 2 cups per dozen)")."""
+    aside = _CLOSING_ASIDE.search(sentence)
+    if aside and kind.read(sentence[:aside.start()]):
+        return sentence[:aside.start()]
+    return sentence
+
+
 def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold) -> Judgement | _Undecided:
     """A reply without explicit commitment, by its concluding sentence.
 
@@ -379,7 +457,8 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold)
     if _REFUSAL.search(conclusion.text) and not mentions_a_number(conclusion.text) \
             and normalise_text(item.reference) != "unanswerable":  # ToT's answer to a question that has none
         return _no_answer(item, "declines to answer")
-    read = read_value(_without_the_questions_math(conclusion.text, item.question), kind, _question_values(item, kind))
+    text = _without_a_closing_aside(_without_the_questions_math(conclusion.text, item.question), kind)
+    read = read_value(text, kind, _question_values(item, kind))
     if read.value is None and read.problem is None:
         if read.restated:
             shown = ", ".join(kind.show(v) for v in read.restated)
@@ -402,7 +481,7 @@ def _wrong_unless_it_could_state(item: JudgeItem, reading: Reading, answer: _Ans
     shown = other.kind.show(answer.value)
     if _could_state_the_reference(reading, kind, gold):
         return _Undecided(answer.span, f"commits to the {other.kind.name} {shown}, which may be part of the reference",
-                          math_verify=False)
+                          math=None)
     return Judgement("wrong", shown, "deterministic", f"commits to the {other.kind.name} {shown}, not a {kind.name}",
                      item.truncated)
 
@@ -421,7 +500,7 @@ def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Ju
     for other in kind.others:
         answer = _reconcile(reading, other.kind)
         if answer.problem:
-            return _Undecided(answer.span, answer.problem, math_verify=False)
+            return _Undecided(answer.span, answer.problem, math=None)
         if answer.value is not None:
             return _wrong_unless_it_could_state(item, reading, answer, other, kind, gold)
     return None
@@ -440,7 +519,7 @@ def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> J
 def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
     """A reply by its explicit commitments, or else by its concluding sentence."""
     if not reading.commitments:
-        return _judge_conclusion(item, reading.conclusion, kind, gold)
+        return _judge_conclusion(item, _before_a_closing_recap(reading), kind, gold)
     return _judge_commitments(item, reading, kind, gold)
 
 
@@ -474,7 +553,8 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
     gold = kind.read(item.reference) if kind else []
     if len(gold) != 1:
         return _Undecided(reading.final.text, f"no deterministic comparison for this {answer_format} reference",
-                          math_verify=bool(reading.commitments))
+                          math=reading.final.text if reading.commitments else None)
+    kind = in_context(kind, item.question, item.response)
     verdict = _judge_reading(item, reading, kind, gold[0])
     if isinstance(verdict, _Undecided) and kind is LATEX:
         return _another_number(item, reading, verdict)
@@ -483,39 +563,16 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
 
 # ---------------------------------------------------------------- the later stages
 
-_MATH_VERIFY_MAX_CHARS = 1000  # longer spans are prose, and sympy may take long on them (no timeout off the main thread)
-
-
-def _not_the_timeout_notice(record: logging.LogRecord) -> bool:
-    return not record.getMessage().startswith("Timeout is disabled")  # off the main thread, on purpose
-
-
-for _logger in ("math_verify.parser", "math_verify.grader"):
-    logging.getLogger(_logger).addFilter(_not_the_timeout_notice)
-
-
-def compare_math_verify(span: str, reference: str) -> bool | None:
-    """Stage 2: symbolic equivalence of a committed span and a LaTeX reference with `math-verify`."""
-    from math_verify import parse, verify
-
-    if len(span) > _MATH_VERIFY_MAX_CHARS:
-        return None
-    # math-verify times out with signal.alarm, which only the main thread may set (evaluation runs targets in threads)
-    timeout = 5 if threading.current_thread() is threading.main_thread() else None
-    gold = parse(f"${reference}$", parsing_timeout=timeout)
-    answer = parse(span if "$" in span or "\\boxed" in span else f"${span}$", parsing_timeout=timeout)
-    if not gold or not answer:
-        return None
-    return bool(verify(gold, answer, timeout_seconds=timeout))
+_APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|about|around|nearly)\b", re.IGNORECASE)
 
 
 def _math_verify(item: JudgeItem, undecided: _Undecided) -> Judgement | _Undecided:
     """Stage 2 for a LaTeX reference or span; the item stays undecided if math-verify cannot read it."""
-    latex = (item.answer_format or infer_format(item.reference)) == "latex" or "\\" in undecided.span
-    equal = compare_math_verify(undecided.span, item.reference) if latex and undecided.math_verify else None
-    if equal is None:
-        return undecided
-    return Judgement("correct" if equal else "wrong", undecided.span, "math_verify",
+    symbolic = (item.answer_format or infer_format(item.reference)) == "latex" or "\\" in (undecided.math or "")
+    equal = compare_math_verify(undecided.math, item.reference) if symbolic and undecided.math else None
+    if equal is None or not equal and _APPROXIMATE.search(undecided.span):
+        return undecided  # "15π ≈ 47.12. So the area is approximately 47.12." rounds what may be the reference
+    return Judgement("correct" if equal else "wrong", undecided.math, "math_verify",
                      "symbolically equal" if equal else "symbolically different", item.truncated)
 
 

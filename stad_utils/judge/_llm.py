@@ -16,7 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..structured import render, response_format
 from ._cascade import Judgement
@@ -83,6 +84,30 @@ def read_verdict(text: str | None, candidate: str) -> Judgement:
                      str(parsed.get("justification", ""))[:200])
 
 
+@dataclass(frozen=True)
+class JudgeTemplate:
+    """Another prompt for the LLM judge, with how its reply is read (the caller's, e.g. the authors' own).
+
+    The judge module knows nothing of where such a prompt comes from: `stad_utils.roles` builds the
+    authors' ``prompt_correctness_value`` into one, so that the official files may depend on the
+    judge and never the other way round.
+
+    Attributes
+    ----------
+    name : str
+        Shown in the progress bar ("official prompt").
+    fill : callable
+        ``fill(candidate, reference) -> prompt``; the candidate is already the bounded committed span.
+    read : callable
+        ``read(reply_text) -> (correct, reason)``: ``correct`` is ``True``, ``False`` or ``None`` when
+        the reply holds no verdict (then ``reason`` says why).
+    """
+
+    name: str
+    fill: Callable[[str, str], str]
+    read: Callable[[str | None], tuple[bool | None, str]]
+
+
 class LLMJudge:
     """An LLM as the cascade's last stage: ``LLMJudge(client)(pairs) -> list[Judgement]``.
 
@@ -90,11 +115,12 @@ class LLMJudge:
     ----------
     client : stad_utils.client.ModelClient
         The judge model's client; its endpoint's ``json_mode`` sets how JSON is asked for.
-    official_prompts : stad_utils.official.OfficialPrompts, optional
-        Ask with the authors' ``prompt_correctness_value`` instead (read at run time from their
-        checkout) and read its reply as their code does. The committed span is still all the judge
-        sees, bounded in length, but their prompt has no delimiter and no JSON mode: text in the
-        span that addresses the judge is then only as harmless as their prompt makes it.
+    template : JudgeTemplate, optional
+        Ask with another prompt instead (the authors' ``prompt_correctness_value``, read at run time
+        from their checkout by `stad_utils.roles.open_judge`) and read its reply by the template's
+        own rule. The committed span is still all the judge sees, bounded in length, but such a
+        prompt has no delimiter and no JSON mode: text in the span that addresses the judge is then
+        only as harmless as that prompt makes it.
 
     Examples
     --------
@@ -103,13 +129,13 @@ class LLMJudge:
     'correct'
     """
 
-    def __init__(self, client, official_prompts=None):
+    def __init__(self, client, template: JudgeTemplate | None = None):
         self.client = client
-        self.official_prompts = official_prompts
+        self.template = template
 
     def __call__(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
-        if self.official_prompts is not None:
-            return self._ask_officially(pairs)
+        if self.template is not None:
+            return self._ask_with_template(pairs)
         prompts = [judge_prompt(candidate, reference) for candidate, reference in pairs]
         fmt = response_format(self.client.endpoint.json_mode, "judge_verdict", VERDICT_SCHEMA)
         replies = self.client.chat(prompts, desc=f"judge ({self.client.model})", response_format=fmt,
@@ -118,15 +144,13 @@ class LLMJudge:
                 else Judgement("error", candidate, "error", f"no reply from the judge: {reply.error}")
                 for (candidate, _), reply in zip(pairs, replies)]
 
-    def _ask_officially(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
-        from ..official import fill_judge, read_judge_score
-
-        prompts = [fill_judge(self.official_prompts, bounded(candidate.strip()), reference)
-                   for candidate, reference in pairs]
-        replies = self.client.chat(prompts, desc=f"judge ({self.client.model}, official prompt)", temperature=0.0)
+    def _ask_with_template(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
+        template = self.template
+        prompts = [template.fill(bounded(candidate.strip()), reference) for candidate, reference in pairs]
+        replies = self.client.chat(prompts, desc=f"judge ({self.client.model}, {template.name})", temperature=0.0)
         verdicts = []
         for (candidate, _), reply in zip(pairs, replies):
-            correct, reason = read_judge_score(reply.text) if reply.ok else (None, f"no reply: {reply.error}")
+            correct, reason = template.read(reply.text) if reply.ok else (None, f"no reply: {reply.error}")
             verdicts.append(Judgement("error", candidate, "error", reason) if correct is None else
                             Judgement("correct" if correct else "wrong", candidate, "llm_judge", reason[:200]))
         return verdicts

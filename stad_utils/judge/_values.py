@@ -22,10 +22,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 from ..records import AnswerFormat
 from ..structured import literal_value
+from ._numbers import (READERS, Number, as_number, asked_unit, compound_durations, duration_parts, durations_in_unit,
+                       grouped_thousands, numbers_in, unclear_numbers_in, writes_thousands_with)
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,9 @@ class Kind:
     others : tuple of OtherKind
         Kinds an answer may be written in instead of this one, most specific first ("368" where a
         date is asked); none where another kind could be a legitimate writing of the answer.
+    unclear : callable
+        ``unclear(text) -> list[str]``: the expressions in ``text`` that read as two different
+        values of the kind ("70k", "2,5"); a span holding one is undecided.
     """
 
     name: str
@@ -65,6 +71,7 @@ class Kind:
     restatable: bool = True
     written_with_digits: bool = True
     others: tuple[OtherKind, ...] = ()
+    unclear: Callable[[str], list[str]] = lambda text: []
 
 
 @dataclass(frozen=True)
@@ -96,62 +103,9 @@ def distinct(values: list, kind: Kind) -> list:
 
 # ---------------------------------------------------------------- numbers
 
-@dataclass(frozen=True)
-class Number:
-    value: Fraction
-    decimals: int | None  # digits written after the decimal point; None for integers and fractions
-
-
-_NUMBER = re.compile(
-    r"""(?<![\w.,/:\-−–])                           # not inside a word, a decimal, a list "1,2", a date or a clock
-        (?P<sign>[-−])?(?:\\?\$\s?)?
-        (?:\\d?frac\{(?P<tex_num>\d+)\}\{(?P<tex_den>\d+)\}   # \frac{3}{4}
-          |(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d+)?      # 1,234.50 (separators only in groups of three)
-           (?:\s*/\s*(?P<den>\d+)(?![/\d]))?                   # 3/4
-        )
-        (?P<percent>\s?%)?
-        (?![\-/:,.–]?\d|st\b|nd\b|rd\b|th\b)          # not followed by more digits of a date, list or clock
-    """,
-    re.VERBOSE,
-)
-
-
-def _number_from(match: re.Match) -> Number | None:
-    sign = -1 if match["sign"] else 1
-    if match["tex_num"]:
-        numerator, denominator, decimals = int(match["tex_num"]), int(match["tex_den"]), None
-    else:
-        written = match["int"].replace(",", "") + (match["dec"] or "")
-        numerator = Fraction(written)
-        denominator = int(match["den"]) if match["den"] else 1
-        decimals = len(match["dec"]) - 1 if match["dec"] and not match["den"] else None
-    if denominator == 0:
-        return None
-    return Number(sign * Fraction(numerator) / denominator, decimals)
-
-
-_STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
-
-
-def numbers_in(text: str) -> list[Number]:
-    """The numbers written in ``text``: ``18``, ``-3``, ``$1,234.50``, ``3/4``, ``\\frac{3}{4}``, ``45%``.
-
-    Thousands separators count only in groups of three, so ``1,2,3`` holds no number; digits
-    of clock times, dates and labels (``E49``, ``Step 2``, ``3rd``) are not numbers.
-
-    Examples
-    --------
-    >>> [float(n.value) for n in numbers_in("She pays $1,234.50 for 3/4 of it, not 1,2,3.")]
-    [1234.5, 0.75]
-    """
-    found = (_number_from(match) for match in _NUMBER.finditer(_STEP_LABEL.sub(" ", text)))
-    return [number for number in found if number is not None]
-
-
 def _as_number(text: str) -> Fraction | None:
     """``text`` as exactly one number (a leading ``+`` allowed), else ``None``."""
-    match = _NUMBER.fullmatch(text.strip().rstrip(".").lstrip("+"))
-    number = _number_from(match) if match else None
+    number = as_number(text)
     return number.value if number else None
 
 
@@ -197,9 +151,13 @@ def number_matches(candidate: Number, reference: Number) -> bool | None:
     False
     >>> [gold] = numbers_in("2.5"); [number_matches(n, gold) for n in numbers_in("2.50 5/2 2.45 2.4 1/3")]
     [True, True, None, False, False]
+    >>> [gold] = numbers_in("70"); [number_matches(n, gold) for n in numbers_in("$70K, $70, 70 thousand, 7 dozen")]
+    [None, True, None, False]
     """
     if candidate.value == reference.value:
         return True
+    if candidate.unscaled == reference.value:
+        return None  # "$70K" for 70: the question may ask in thousands
     if reference.decimals:
         return None if _more_precise(candidate, reference) and _rounds_to(candidate, reference) else False
     if reference.value.denominator == 1:
@@ -215,7 +173,8 @@ def _show_number(number: Number) -> str:
     return str(number.value)
 
 
-NUMBER = Kind("number", numbers_in, number_matches, lambda a, b: a.value == b.value, _show_number)
+NUMBER = Kind("number", numbers_in, number_matches, lambda a, b: a.value == b.value, _show_number,
+              unclear=unclear_numbers_in)
 
 
 def _equal_at_its_precision(number: Number, value: Fraction) -> bool:
@@ -258,13 +217,19 @@ _CLOCK = re.compile(
 )
 
 
-def clocks_in(text: str) -> list[Clock]:
+def clocks_in(text: str, twenty_four_hour: bool = False) -> list[Clock]:
     """Clock times: ``11:15``, ``11:15 AM``, ``21:44:10``, ``9am``, ``5 p.m.``.
+
+    A time in the 1–12 hour range without AM/PM may be either half of the day, unless
+    ``twenty_four_hour`` says that the text writes the 24-hour clock: then a zero-padded hour
+    (``01:15``) is that hour of the morning (`writes_the_24_hour_clock`).
 
     Examples
     --------
     >>> [c.seconds // 60 for c in clocks_in("from 9am to 1:40 PM")]
     [540, 820]
+    >>> [c.unambiguous for c in clocks_in("01:15 1:15")], [c.unambiguous for c in clocks_in("01:15 1:15", True)]
+    ([False, False], [True, False])
     """
     found = []
     for match in _CLOCK.finditer(text):
@@ -276,8 +241,25 @@ def clocks_in(text: str) -> list[Clock]:
             continue
         if half:
             hour = hour % 12 + (12 if half == "p" else 0)
-        found.append(Clock(hour * 3600 + minute * 60 + second, bool(half) or hour == 0 or hour > 12))
+        zero_padded = twenty_four_hour and match["h"].startswith("0")
+        found.append(Clock(hour * 3600 + minute * 60 + second, bool(half) or hour == 0 or hour > 12 or zero_padded))
     return found
+
+
+_HALF_OF_THE_DAY = re.compile(r"\d\s*[AaPp]\.?\s?[Mm]\b")
+_TWENTY_FOUR_HOUR = re.compile(r"(?<![\d:])(?:1[3-9]|2[0-3]|00):[0-5]\d|\b24[- ]?(?:hour|hr|h)\b", re.IGNORECASE)
+
+
+def writes_the_24_hour_clock(text: str) -> bool:
+    """Whether a text writes the 24-hour clock: a time only it has (``13:40``, ``00:15``) or says so ("24-hour"),
+    and no AM or PM anywhere. Then ``01:15`` in it is a quarter past one in the morning.
+
+    Examples
+    --------
+    >>> [writes_the_24_hour_clock(t) for t in ("From 22:30 to 01:15.", "01:15", "13:00 or 1:15 PM", "01:15 (24hr)")]
+    [True, False, False, True]
+    """
+    return bool(_TWENTY_FOUR_HOUR.search(text)) and not _HALF_OF_THE_DAY.search(text)
 
 
 def _either_half_of_the_day(candidate: Clock, reference: Clock) -> bool:
@@ -347,39 +329,19 @@ CLOCK = Kind("clock time", clocks_in, clock_matches, could_be_the_same_clock, _s
 
 # ---------------------------------------------------------------- durations
 
-_UNIT_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
-_DURATION_PART = re.compile(
-    r"(?<![\w.])(?P<amount>\d+(?:\.\d+)?)"
-    r"(?:\s*(?P<unit>days?|hours?|hrs?|minutes?|mins?|seconds?|secs?)\b|(?P<short>[dhms])\b)",
-    re.IGNORECASE,
-)
-_JOINER = re.compile(r"\s*(?:,|and|,\s*and|&)?\s*", re.IGNORECASE)
-
-
 def durations_in(text: str) -> list[Fraction]:
     """Durations in seconds, each one contiguous expression with units from larger to smaller.
 
     ``1 hour 35 minutes`` is one duration; ``1 hour 35 minutes (95 minutes)`` holds the same
-    duration twice; ``1 hour, 1 hour, 1 hour`` is three durations of an hour, not one of three.
+    duration twice; ``1 hour, 1 hour, 1 hour`` is three durations of an hour, not one of three;
+    ``7,380 seconds`` is 7380 seconds.
 
     Examples
     --------
     >>> [int(s) for s in durations_in("It takes 1 hour 35 minutes (95 minutes), or 2h 5m.")]
     [5700, 5700, 7500]
     """
-    found: list[Fraction] = []
-    previous_unit, previous_end = None, None
-    for match in _DURATION_PART.finditer(text):
-        unit = _UNIT_SECONDS[(match["unit"] or match["short"])[0].lower()]
-        amount = Fraction(match["amount"]) * unit
-        continues = (previous_unit is not None and unit < previous_unit
-                     and _JOINER.fullmatch(text[previous_end:match.start()]) is not None)
-        if continues:
-            found[-1] += amount
-        else:
-            found.append(amount)
-        previous_unit, previous_end = unit, match.end()
-    return found
+    return [seconds for _, _, seconds, _ in duration_parts(text)]
 
 
 def _show_duration(seconds: Fraction) -> str:
@@ -509,26 +471,12 @@ def normalise_text(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
-_ORDINAL = re.compile(r"(?<![\w.])(\d+)(?:st|nd|rd|th)\b")
-
-
-def day_numbers_in(text: str) -> list[Number]:
-    """The numbers and ordinals in ``text``: how a reply may number a day of the week.
-
-    Examples
-    --------
-    >>> [int(n.value) for n in day_numbers_in("the 27th day of the week, or day 3")]
-    [3, 27]
-    """
-    return numbers_in(text) + [Number(Fraction(int(ordinal)), None) for ordinal in _ORDINAL.findall(text)]
-
-
 def _could_be_a_weekday_number(number: Number, _weekday) -> bool:
     """Whether a number could name a day of the week: 0 to 7, as weeks are counted from 0 or 1, Sunday or Monday."""
     return 0 <= number.value <= 7
 
 
-WEEKDAY_NUMBER = OtherKind(replace(NUMBER, read=day_numbers_in), _could_be_a_weekday_number)
+WEEKDAY_NUMBER = OtherKind(NUMBER, _could_be_a_weekday_number)
 """A number or ordinal where a weekday is asked ("19", "the 27th day of the week")."""
 
 _WEEKDAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.IGNORECASE)
@@ -815,6 +763,36 @@ def _list_kind(kind: Kind, reference: str) -> Kind:
     items = lists_in(reference)
     if items and items[0] and all(_WEEKDAY.fullmatch(item) for item in items[0]):
         return replace(kind, others=(WEEKDAY_NUMBER,))
+    return kind
+
+
+def in_context(kind: Kind, question: str | None, reply: str) -> Kind:
+    """The kind as this question and reply write its values.
+
+    A number asked in a unit of time ("How many minutes …?") reads a duration as a number in that
+    unit ("2 hours and 40 minutes" is 160); a number in a reply that groups thousands with dots or
+    spaces (``3.000``, ``21 000``) is read so (``1.875`` is 1875); a clock time in a reply that
+    writes the 24-hour clock reads a zero-padded hour as 24-hour ("01:15" is 1:15 AM).
+
+    Examples
+    --------
+    >>> kind = in_context(NUMBER_ANSWER, "How many minutes does the walk take?", "")
+    >>> [str(n.value) for n in kind.read("2 hours and 40 minutes")]
+    ['160']
+    >>> [c.unambiguous for c in in_context(CLOCK, None, "She left at 22:30 and came back at 01:15.").read("01:15")]
+    [True]
+    """
+    unit, separator = asked_unit(question), writes_thousands_with(reply)
+    if kind is NUMBER_ANSWER and (unit or separator):
+        readers = READERS
+        if unit:
+            readers = (durations_in_unit(unit), *(reader for reader in readers if reader is not compound_durations))
+        if separator:
+            readers = (grouped_thousands(separator), *readers)
+        return replace(kind, read=partial(numbers_in, readers=readers), unclear=partial(unclear_numbers_in,
+                                                                                          readers=readers))
+    if kind is CLOCK and writes_the_24_hour_clock(reply):
+        return replace(kind, read=partial(clocks_in, twenty_four_hour=True))
     return kind
 
 

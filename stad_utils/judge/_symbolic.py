@@ -1,0 +1,154 @@
+"""The cascade's second stage: `math-verify` compares a committed expression with a LaTeX reference.
+
+math-verify bounds its own time with ``signal.alarm``, which only a process's main thread may
+set, while evaluation judges each target's replies in a thread of its own. So math-verify runs
+in one worker process, this file run as a script (started on first use; it imports math-verify
+alone, never the caller's main module as ``multiprocessing``'s spawn would), where it is the main
+thread and its timeouts work. The caller waits at most `WAIT_SECONDS` for each answer and ends
+the worker if it does not come (a parse that hangs past its own timeout), leaving the item
+undecided. ``benchmarks/math_verify_overhead.py`` measures what the round trip costs.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import re
+import select
+import subprocess
+import sys
+import threading
+
+TIMEOUT_SECONDS = 5
+"""math-verify's own limit for parsing each expression and for comparing them (in the worker)."""
+WAIT_SECONDS = 3 * TIMEOUT_SECONDS + 10
+"""How long a caller waits for the worker's answer (two parses, a comparison and a start) before ending it."""
+MAX_CHARS = 1000
+"""A longer span is prose that no reader committed to; sympy may take long on it."""
+
+
+def verify_in_this_process(span: str, reference: str, timeout: int | None = TIMEOUT_SECONDS) -> bool | None:
+    """Whether math-verify finds ``span`` equal to ``reference``; ``None`` if it cannot read either.
+
+    Runs in the worker process; ``timeout`` works only on a main thread.
+    """
+    from math_verify import parse, verify
+
+    gold = parse(f"${reference}$", parsing_timeout=timeout)
+    answer = parse(span if "$" in span or "\\boxed" in span else f"${span}$", parsing_timeout=timeout)
+    if not gold or not answer:
+        return None
+    return bool(verify(gold, answer, timeout_seconds=timeout))
+
+
+def _serve() -> None:
+    """The worker: one JSON ``[span, reference]`` per line in, one JSON verdict (or null) per line out."""
+    for line in sys.stdin:
+        span, reference = json.loads(line)
+        try:
+            verdict = verify_in_this_process(span, reference)
+        except Exception:  # noqa: BLE001 -- math-verify's own errors (and its timeouts) leave the item undecided
+            verdict = None
+        print(json.dumps(verdict), flush=True)
+
+
+class _Worker:
+    """The one math-verify process, shared by every thread; ended after a hang and started again when needed."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen | None = None
+
+    def compare(self, span: str, reference: str) -> bool | None:
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                self._process = subprocess.Popen([sys.executable, "-u", __file__], stdin=subprocess.PIPE,
+                                                 stdout=subprocess.PIPE, text=True)
+            self._process.stdin.write(json.dumps([span, reference]) + "\n")
+            self._process.stdin.flush()
+            ready, _, _ = select.select([self._process.stdout], [], [], WAIT_SECONDS)
+            line = self._process.stdout.readline() if ready else ""
+            if not line:
+                self._stop()
+                return None
+            return json.loads(line)
+
+    def _stop(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._process is not None:
+                self._process.stdin.close()  # the worker ends when its input does
+                try:
+                    self._process.wait(timeout=WAIT_SECONDS)
+                except subprocess.TimeoutExpired:
+                    self._stop()
+                self._process = None
+
+
+_WORKER = _Worker()
+atexit.register(_WORKER.stop)
+
+
+def compare_math_verify(span: str, reference: str) -> bool | None:
+    """Stage 2: symbolic equivalence of a committed expression and a LaTeX reference, from any thread.
+
+    ``None`` when math-verify cannot read one of them, or takes longer than its limits.
+
+    Examples
+    --------
+    >>> compare_math_verify("\\\\frac{6}{8}", "\\\\frac{3}{4}"), compare_math_verify("2\\\\sqrt5", "\\\\sqrt{21}")
+    (True, False)
+    """
+    if len(span) > MAX_CHARS:
+        return None
+    return _WORKER.compare(span, reference)
+
+
+_MATH_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+_RESULT_SIGN = re.compile(r"=|\\approx|≈")
+# a run of LaTeX or plain math written in prose: commands, digits, operators, brackets (no words)
+_MATH_RUN = re.compile(r"(?:\\[A-Za-z]+|[0-9]|[{}()\[\]^_+\-*/.,√π]|\s|(?<![A-Za-z])[a-z](?![A-Za-z]))+")
+
+
+def _result_of(expression: str) -> str:
+    """The right-hand side of an expression's last ``=`` (``x = 2\\sqrt5`` → ``2\\sqrt5``)."""
+    return _RESULT_SIGN.split(expression)[-1].strip().rstrip(".,;")
+
+
+def math_expression(sentence: str) -> str | None:
+    """The one expression a concluding sentence states as its result, for math-verify; ``None`` if not just one.
+
+    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``, else the math written in the prose; of an
+    equation, its right-hand side. A sentence with two different expressions, or with math and
+    numbers in its prose, states no one result.
+
+    Examples
+    --------
+    >>> math_expression("Therefore, the area is $\\\\frac{3}{4}$.")
+    '\\\\frac{3}{4}'
+    >>> math_expression("so x = 2\\\\sqrt5")
+    '2\\\\sqrt5'
+    >>> math_expression("So $a = 3$ and $b = \\\\frac{1}{2}$.") is None
+    True
+    """
+    segments = [next(group for group in match.groups() if group is not None) for match in
+                _MATH_SEGMENT.finditer(sentence)]
+    if segments and re.search(r"\d", _MATH_SEGMENT.sub(" ", sentence)):
+        return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
+    if segments:
+        candidates = {_result_of(segment) for segment in segments}
+    else:
+        prose = _RESULT_SIGN.split(sentence)[-1]
+        candidates = {run.strip().rstrip(".,;") for run in _MATH_RUN.findall(prose)
+                      if re.search(r"[\d\\√π]", run)}
+    candidates.discard("")
+    return candidates.pop() if len(candidates) == 1 else None
+
+
+if __name__ == "__main__":
+    _serve()
