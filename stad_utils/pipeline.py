@@ -132,8 +132,8 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
         try:
             execute_notebook(notebook, output, stage_params[stage], cwd=notebooks_dir, kernel=kernel, secrets=secrets)
         except pm.PapermillExecutionError as exc:
-            if "no space left" in exc.evalue.lower():
-                raise DiskFull(None) from None
+            if "no space left" in exc.evalue.lower():  # the stage's own writes (records, figures) hit a full disk
+                raise DiskFull(stage, "running stage") from None
             raise StageFailed(mask_secrets(
                 f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {exc.evalue}).\n"
                 f"Open {output} to see the cell and its traceback.", secrets)) from None
