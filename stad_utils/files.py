@@ -66,6 +66,14 @@ def write_atomic(path: Path | str, content: str | bytes | Callable[[Path], None]
     return path
 
 
+def remove_partial_files(folder: Path | str) -> list[Path]:
+    """Delete the temporary files a killed writer left in ``folder`` (call it holding the folder's lock)."""
+    leftovers = [path for path in Path(folder).rglob(".*.partial*") if path.is_file()]
+    for path in leftovers:
+        path.unlink()
+    return leftovers
+
+
 def write_json_atomic(path: Path | str, value: Any) -> Path:
     return write_atomic(path, json.dumps(value, indent=2))
 

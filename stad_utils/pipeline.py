@@ -27,7 +27,8 @@ from pathlib import Path
 import yaml
 
 from .client import EndpointUnavailable
-from .files import DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, write_atomic, write_json_atomic
+from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
+                    write_atomic, write_json_atomic)
 from .manifest import stage_finished, start_manifest
 from .params import (NOTEBOOKS, STAGES, check_loaded_params, check_params, endpoint_blocks, load_params,
                      notebook_parameters, resolve_paths)
@@ -110,6 +111,7 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
 
     paths = RunPaths(run_dir)
     paths.notebooks.mkdir(parents=True, exist_ok=True)
+    remove_partial_files(run_dir)  # left by an invocation killed while writing; none is running now (the lock)
     cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
     stage_params = {stage: notebook_parameters(stage, {**(params.get("stages", {}).get(stage) or {}),
                                                        "run_dir": str(run_dir), "cache_path": str(cache_path)},

@@ -94,7 +94,10 @@ def test_a_full_disk_stops_with_one_line_and_the_next_run_loses_nothing(tmp_path
             json.loads(path.read_text())  # every file there is whole
 
     monkeypatch.setattr(papermill.iorw.LocalHandler, "write", write)  # space again
+    left_by_a_kill = run_dir / "notebooks" / ".01_tasks.ipynb.x1y2.partial.ipynb"
+    left_by_a_kill.write_text('{"cells": [')
     assert main([str(params), "--stage", "01_tasks", "--stage", "02_decompose"]) == 0
+    assert not left_by_a_kill.exists()
     assert len((run_dir / "tasks.jsonl").read_text().splitlines()) == 3
     for stage in ("01_tasks", "02_decompose"):
         assert json.loads((run_dir / "notebooks" / f"{stage}.ipynb").read_text())["cells"]
