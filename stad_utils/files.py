@@ -31,6 +31,10 @@ class DiskFull(OSError):
         return self.strerror
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 def is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
@@ -54,6 +58,7 @@ def write_atomic(path: Path | str, content: str | bytes | Callable[[Path], None]
             temporary.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
         with open(temporary, "rb") as written:
             os.fsync(written.fileno())
+        os.chmod(temporary, 0o666 & ~_UMASK)  # as an ordinary write would leave it (mkstemp makes it private)
         os.replace(temporary, path)
     except OSError as exc:
         temporary.unlink(missing_ok=True)
