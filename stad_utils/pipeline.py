@@ -218,7 +218,7 @@ def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", 
     exporter = HTMLExporter(template_name="report", extra_template_basedirs=[str(TEMPLATES)], exclude_input=True,
                             exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(combined)
-    paths.html.write_text(embed_browser(body, [paths.root, *other_runs]), encoding="utf-8")
+    write_atomic(paths.html, embed_browser(body, [paths.root, *other_runs]))
     return paths.html
 
 
