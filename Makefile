@@ -50,9 +50,9 @@ chromium:
 		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-# JupyterLab on the stage notebooks, with this environment's kernel.
+# JupyterLab on the stage notebooks, with this environment's kernel (as root too: containers often run as root).
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $$([ "$$(id -u)" -eq 0 ] && echo --allow-root)
 
 # Validate every committed params file without running anything.
 check: $(STAMP)

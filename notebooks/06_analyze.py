@@ -60,12 +60,13 @@ from stad_utils import Outcome, RunPaths, Verdict, read_records, summarize_run, 
 from stad_utils.analysis import k_stability, usage_table
 from stad_utils.metrics import latest_verdicts
 from stad_utils.plots import analysis_figures
+from stad_utils.store import read_usage
 
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
 verdicts = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
 summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts)
-usage = usage_table(json.loads(paths.usage.read_text()) if paths.usage.exists() else {}, prices)
+usage = usage_table(read_usage(paths), prices)
 summary["usage"] = usage.to_dict(orient="records")
 paths.summary.write_text(json.dumps(summary, indent=2, default=float))
 paths.report.write_text(written_report(paths.root.name, summary))

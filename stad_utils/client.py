@@ -23,16 +23,21 @@ import os
 import sqlite3
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+import httpx
 import openai
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) inside notebooks
+
+from .files import DiskFull, set_aside
+from .secrets import mask_secrets
 
 Messages = list[dict[str, str]]
 
@@ -57,15 +62,16 @@ class EndpointConfig(BaseModel):
     base_url_env: str | None = None  # or read the URL(s), comma-separated, from this variable
     api_key_env: str | None = None
     concurrency: int = Field(4, ge=1)  # requests in flight per replica
-    temperature: float = 0.0
-    top_p: float | None = None  # None: the server's default (1.0 on every engine we know)
-    max_tokens: int = 1024  # for original questions (the authors' test script: 1,024)
-    max_tokens_variants: int | None = None  # for scaffold, isolated and placebo questions (authors: 2,000); None: max_tokens
+    temperature: float = Field(0.0, ge=0)
+    top_p: float | None = Field(None, gt=0, le=1)  # None: the server's default (1.0 on every engine we know)
+    max_tokens: int = Field(1024, ge=1)  # for original questions (the authors' test script: 1,024)
+    # for scaffold, isolated and placebo questions (authors: 2,000); None: max_tokens
+    max_tokens_variants: int | None = Field(None, ge=1)
     n_samples: int = Field(1, ge=1)  # replies per question (repeated trials); 1 at temperature 0 is the paper's protocol
     seed: int | None = 0  # sample s is sent with seed + s, so repeated samples differ at temperature > 0
-    timeout_s: float = 300.0
-    max_retries: int = 5  # per request, after the first attempt
-    max_retry_s: float = 600.0  # give up retrying a request after this long
+    timeout_s: float = Field(300.0, gt=0)  # the longest one attempt may take, wall clock, however the reply trickles
+    max_retries: int = Field(5, ge=0)  # per request, after the first attempt
+    max_retry_s: float = Field(600.0, ge=0)  # give up retrying a request after this long
     extra_body: dict[str, Any] = {}  # engine-specific sampling fields, e.g. llama.cpp's repeat_penalty
     # How to ask for JSON: "none", "json_object", "json_schema" (OpenAI, vLLM) or "llama_schema" (llama.cpp)
     json_mode: Literal["none", "json_object", "json_schema", "llama_schema"] = "none"
@@ -113,6 +119,16 @@ class EndpointConfig(BaseModel):
         return self.max_tokens_variants or self.max_tokens
 
 
+def endpoint_config(block: Any, where: str) -> EndpointConfig:
+    """``block`` validated as an `EndpointConfig`; a `ValueError` names ``where`` (the target) and each bad key."""
+    try:
+        return EndpointConfig.model_validate(block)
+    except ValidationError as exc:
+        problems = "; ".join(f"{where}.{'.'.join(str(part) for part in problem['loc']) or '(block)'}: "
+                             f"{problem['msg']}" for problem in exc.errors())
+        raise ValueError(problems) from None
+
+
 @dataclass(frozen=True)
 class ChatResult:
     """A model's reply, or why there is none."""
@@ -158,18 +174,53 @@ class UsageStats:
 
 
 class ResponseCache:
-    """Responses keyed by model, messages and every sampling parameter (SQLite, WAL mode)."""
+    """Responses keyed by model, messages and every sampling parameter (SQLite, WAL mode).
+
+    A file that is not a database at all is set aside (``cache.sqlite.corrupt-<time>``) and a new
+    cache started; a database damaged in places answers what it can and treats the rest as misses,
+    with one warning naming the file and the fix.
+    """
 
     def __init__(self, path: Path | str):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, response TEXT)"
-        )
-        self._db.commit()
+        self._warned = False
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as exc:
+            if _is_disk_full(exc):
+                raise DiskFull(self.path, "opening the response cache") from None
+            if not _is_corrupt(exc):  # e.g. locked by another process for longer than the timeout
+                raise
+            aside = [set_aside(file) for file in (self.path, *_sqlite_side_files(self.path)) if file.exists()]
+            warnings.warn(f"{self.path} is not a readable response cache ({exc}); it was moved to "
+                          f"{aside[0].name} and a new cache is started", stacklevel=2)
+            self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, request TEXT, response TEXT)"
+            )
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _damaged(self, exc: sqlite3.DatabaseError) -> None:
+        """Warn once about a damaged page (the caller then treats the entry as missing); re-raise anything else."""
+        if _is_disk_full(exc):
+            raise DiskFull(self.path, "writing the response cache") from None
+        if not _is_corrupt(exc):
+            raise exc
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"{self.path} is damaged ({exc}): entries that cannot be read are asked again. "
+                          f"To start a clean cache, move it aside (mv {self.path} {self.path}.old)", stacklevel=3)
 
     @staticmethod
     def key(model: str, messages: Messages, params: dict[str, Any], sample: int = 0) -> str:
@@ -181,17 +232,29 @@ class ResponseCache:
         return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
 
     def get(self, key: str) -> dict | None:
-        with self._lock:
-            row = self._db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else None
+        """The stored response, or ``None`` when there is none or it cannot be read (then it is asked again)."""
+        try:
+            with self._lock:
+                row = self._db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        try:
+            stored = json.loads(row[0]) if row else None
+        except (TypeError, json.JSONDecodeError):
+            return None
+        return stored if isinstance(stored, dict) else None
 
     def put(self, key: str, model: str, request: dict, response: dict) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
-                (key, model, json.dumps(request), json.dumps(response)),
-            )
-            self._db.commit()
+        try:
+            with self._lock:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?)",
+                    (key, model, json.dumps(request), json.dumps(response)),
+                )
+                self._db.commit()
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
 
     def __len__(self) -> int:
         with self._lock:
@@ -201,8 +264,32 @@ class ResponseCache:
         self._db.close()
 
 
+def _sqlite_side_files(path: Path) -> tuple[Path, Path]:
+    return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+
+
+_SQLITE_FULL, _SQLITE_CORRUPT, _SQLITE_NOTADB = 13, 11, 26
+
+
+def _sqlite_code(exc: sqlite3.DatabaseError) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+; an extended code keeps the primary in its low byte
+    return None if code is None else code & 0xFF
+
+
+def _is_disk_full(exc: sqlite3.DatabaseError) -> bool:
+    return _sqlite_code(exc) == _SQLITE_FULL or "disk is full" in str(exc)
+
+
+def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
+    code = _sqlite_code(exc)
+    if code is not None:
+        return code in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    return "malformed" in str(exc) or "not a database" in str(exc)
+
+
 def _is_transient(exc: BaseException) -> bool:
-    if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError)):
+    if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
+                        httpx.TransportError)):  # the latter: a body cut off or stalled while it is read
         return True
     return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
 
@@ -220,9 +307,18 @@ def _backoff(state: RetryCallState) -> float:
     return min(0.5 * 2 ** (state.attempt_number - 1), 30.0)
 
 
-def _describe(exc: BaseException) -> str:
+def _describe(exc: BaseException, secrets: Sequence[str] = ()) -> str:
     status = getattr(exc, "status_code", None)
-    return f"{type(exc).__name__}" + (f" (HTTP {status})" if status else "") + f": {str(exc)[:300]}"
+    described = f"{type(exc).__name__}" + (f" (HTTP {status})" if status else "") + f": {exc}"
+    return mask_secrets(described, secrets)[:400]
+
+
+class RequestDeadlineExceeded(openai.APIConnectionError):
+    """A reply that did not arrive whole within ``timeout_s`` (retried like a timeout)."""
+
+    def __init__(self, request: httpx.Request, limit_s: float):
+        super().__init__(message=f"no complete reply within {limit_s:g} s (timeout_s, wall clock per attempt)",
+                         request=request)
 
 
 class EndpointUnavailable(RuntimeError):
@@ -269,6 +365,7 @@ class ModelClient:
         self.usage = UsageStats()
         self.urls = endpoint.replica_urls()
         key = endpoint.api_key()
+        self._secrets = [key] if endpoint.api_key_env else []  # masked in every error this client records
         self._replicas = [
             openai.OpenAI(base_url=url, api_key=key, timeout=endpoint.timeout_s, max_retries=0) for url in self.urls
         ]
@@ -343,16 +440,15 @@ class ModelClient:
             return result
         try:
             stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
-            if stored is not None:
-                result = from_cache(stored, params)
-            else:
+            result = from_cache(stored, params) if stored is not None else None
+            if result is None:
                 result = self._call(messages, params)
                 if result.ok and self.cache is not None:
                     self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params},
                                    storable(result))
             self.usage.add(result)
         except BaseException as exc:
-            result = ChatResult(None, error=_describe(exc))
+            result = ChatResult(None, error=_describe(exc, self._secrets))
             raise
         finally:
             pending.result = result
@@ -371,52 +467,74 @@ class ModelClient:
         )
         try:
             with self._slots:
-                completion = retrying(self._send, messages, params)
+                result, _ = retrying(self._send, messages, params)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded error, never a crash
-            return ChatResult(None, error=_describe(exc), latency_s=time.perf_counter() - started)
-        choice = completion.choices[0] if completion.choices else None
-        text = choice.message.content if choice is not None else None
-        if text is None:
-            return ChatResult(None, error="empty response", latency_s=time.perf_counter() - started)
-        usage = completion.usage
-        return ChatResult(
-            text,
-            finish_reason=choice.finish_reason,
-            latency_s=time.perf_counter() - started,
-            prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-            completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-        )
+            result = ChatResult(None, error=_describe(exc, self._secrets))
+        if result.error is not None:
+            result = replace(result, error=mask_secrets(result.error, self._secrets))
+        return replace(result, latency_s=time.perf_counter() - started)
 
-    def _send(self, messages: Messages, params: dict[str, Any]):
+    def _send(self, messages: Messages, params: dict[str, Any]) -> tuple[ChatResult, httpx.Headers]:
         with self._lock:  # the replica with the fewest requests in flight takes this one
             replica = min(range(len(self._replicas)), key=self._in_flight.__getitem__)
             self._in_flight[replica] += 1
         try:
-            standard = {k: v for k, v in params.items() if k in _OPENAI_PARAMS and v is not None}
-            extra = {k: v for k, v in params.items() if k not in _OPENAI_PARAMS}
-            return self._replicas[replica].chat.completions.create(
-                model=self.endpoint.model, messages=messages, extra_body=extra or None, **standard
-            )
+            return self._ask(self._replicas[replica], messages, params, self.endpoint.timeout_s)
         finally:
             with self._lock:
                 self._in_flight[replica] -= 1
+
+    def _ask(self, replica: openai.OpenAI, messages: Messages, params: dict[str, Any],
+             limit_s: float) -> tuple[ChatResult, httpx.Headers]:
+        """One attempt, its body read within ``limit_s`` in all (a body that trickles in is cut off)."""
+        deadline = time.monotonic() + limit_s
+        standard = {k: v for k, v in params.items() if k in _OPENAI_PARAMS and v is not None}
+        extra = {k: v for k, v in params.items() if k not in _OPENAI_PARAMS}
+        with replica.chat.completions.with_streaming_response.create(
+            model=self.endpoint.model, messages=messages, extra_body=extra or None, timeout=limit_s, **standard
+        ) as response:
+            body = bytearray()
+            for chunk in response.http_response.iter_bytes():
+                body += chunk
+                if time.monotonic() > deadline:
+                    raise RequestDeadlineExceeded(response.http_response.request, limit_s)
+            return read_completion(bytes(body), response.headers.get("content-type", "")), response.headers
 
     def preflight(self, timeout_s: float = 10.0) -> list[dict[str, Any]]:
         """Ask every replica for its models before any work starts; fail fast naming the URL.
 
         Returns, per replica, its URL, the model ids it serves and its ``Server`` header (for the
-        run manifest). Raises `EndpointUnavailable` if a replica does not answer.
+        run manifest). A server without a usable ``GET /models`` is asked a one-token chat request
+        instead (its models are then ``None``). Raises `EndpointUnavailable` if a replica does not answer.
         """
-        served = []
-        for url, replica in zip(self.urls, self._replicas):
-            try:
-                raw = replica.with_options(timeout=timeout_s).models.with_raw_response.list()
-            except Exception as exc:  # noqa: BLE001 - any failure means the endpoint is unusable
-                raise EndpointUnavailable(f"{self.role} endpoint {url} ({self.endpoint.model}) is not answering: "
-                                          f"{_describe(exc)}") from None
-            served.append({"url": url, "models": [m.id for m in raw.parse().data],
-                           "server": raw.headers.get("server")})
-        return served
+        return [self._check_replica(url, replica, timeout_s) for url, replica in zip(self.urls, self._replicas)]
+
+    def _check_replica(self, url: str, replica: openai.OpenAI, timeout_s: float) -> dict[str, Any]:
+        unavailable = f"{self.role} endpoint {url} ({self.endpoint.model})"
+        try:
+            raw = replica.with_options(timeout=timeout_s).models.with_raw_response.list()
+        except openai.APIConnectionError as exc:  # nothing answers there: asking again would only wait longer
+            raise EndpointUnavailable(f"{unavailable} is not answering: {_describe(exc, self._secrets)}") from None
+        except Exception as exc:  # noqa: BLE001 - e.g. 404: the server may still chat
+            listing_problem = _describe(exc, self._secrets)
+        else:
+            models = model_ids(raw.http_response.content)
+            if models is not None:
+                return {"url": url, "models": models, "server": raw.headers.get("server")}
+            listing_problem = (f"GET {url}/models answered HTTP {raw.http_response.status_code} with a "
+                               f"{raw.headers.get('content-type') or 'untyped'} body that is not a model list: "
+                               f"{_snippet(raw.http_response.content)}")
+        probe = [{"role": "user", "content": "Say OK."}]
+        try:
+            result, headers = self._ask(replica, probe, {**self.endpoint.sampling(), "max_tokens": 1}, timeout_s)
+        except Exception as exc:  # noqa: BLE001 - any failure means the endpoint is unusable
+            result, headers = ChatResult(None, error=_describe(exc, self._secrets)), httpx.Headers()
+        if result.error is not None:
+            raise EndpointUnavailable(mask_secrets(
+                f"{unavailable} does not answer as an OpenAI-compatible API (check base_url; it usually ends "
+                f"in /v1). {listing_problem}; a one-token chat request got: {result.error}", self._secrets)) from None
+        return {"url": url, "models": None, "server": headers.get("server"),
+                "checked_by": mask_secrets(f"a one-token chat request ({listing_problem})", self._secrets)}
 
 
 @dataclass
@@ -439,13 +557,73 @@ _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "respons
                   "frequency_penalty", "logprobs", "top_logprobs"}
 
 
-def from_cache(stored: dict[str, Any], params: dict[str, Any]) -> ChatResult:
-    """A cached reply. Entries written before finish reasons were stored get one back from their
-    token count: a reply exactly ``max_tokens`` long was cut off ("length"), a shorter one ended."""
+def from_cache(stored: dict[str, Any], params: dict[str, Any]) -> ChatResult | None:
+    """A cached reply, or ``None`` for an entry that cannot be one (it is then asked again).
+
+    Entries written before finish reasons were stored get one back from their token count: a reply
+    exactly ``max_tokens`` long was cut off ("length"), a shorter one ended.
+    """
+    if not isinstance(stored.get("text"), str) or not set(stored) <= _STORED_FIELDS:
+        return None
     if "finish_reason" not in stored and stored.get("completion_tokens"):
         limit = params.get("max_tokens")
         stored = {**stored, "finish_reason": "length" if limit and stored["completion_tokens"] >= limit else "stop"}
-    return ChatResult(**stored, cached=True)
+    return ChatResult(**{**stored, "text": clean_text(stored["text"])}, cached=True)
+
+
+_STORED_FIELDS = {"text", "finish_reason", "latency_s", "prompt_tokens", "completion_tokens"}
+
+
+def clean_text(text: str) -> str:
+    """``text`` with lone surrogates (``\\ud800``, which no UTF-8 file can hold) replaced by U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def read_completion(body: bytes, content_type: str = "") -> ChatResult:
+    """The reply in an HTTP 200 body of a chat completion; a body that holds none is a recorded error.
+
+    Invalid UTF-8 and lone surrogates are replaced by U+FFFD, so every reply can be stored.
+    """
+    try:
+        completion = json.loads(body.decode("utf-8", errors="replace"))
+    except json.JSONDecodeError:
+        return ChatResult(None, error=f"not a chat completion: HTTP 200 with a {content_type or 'untyped'} body "
+                                      f"that is not JSON: {_snippet(body)}")
+    if not isinstance(completion, dict):
+        return ChatResult(None, error=f"not a chat completion: {_snippet(body)}")
+    if "error" in completion and not completion.get("choices"):
+        return ChatResult(None, error=f"the server answered HTTP 200 with an error: {_snippet(body)}")
+    choices = completion.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+    message = choice.get("message")
+    text = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(text, str):
+        return ChatResult(None, error="empty response" + ("" if choice else f" (no choices): {_snippet(body)}"))
+    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    finish_reason = choice.get("finish_reason")
+    return ChatResult(clean_text(text), finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+                      prompt_tokens=_token_count(usage.get("prompt_tokens")),
+                      completion_tokens=_token_count(usage.get("completion_tokens")))
+
+
+def model_ids(body: bytes) -> list[str] | None:
+    """The model ids of a ``GET /models`` body, or ``None`` when it is not a model list."""
+    try:
+        listing = json.loads(body.decode("utf-8", errors="replace"))
+    except json.JSONDecodeError:
+        return None
+    data = listing.get("data") if isinstance(listing, dict) else None
+    if not isinstance(data, list) or not all(isinstance(m, dict) and isinstance(m.get("id"), str) for m in data):
+        return None
+    return [m["id"] for m in data]
+
+
+def _token_count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _snippet(body: bytes, limit: int = 160) -> str:
+    return repr(clean_text(body[:limit].decode("utf-8", errors="replace")) + ("…" if len(body) > limit else ""))
 
 
 def storable(result: ChatResult) -> dict[str, Any]:

@@ -18,6 +18,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from .files import read_json_or_rebuild, write_json_atomic
+
 PACKAGES = ("stad-utils", "openai", "math-verify", "llama_cpp_python", "scikit-learn", "sentence-transformers",
             "torch", "numpy", "pandas", "scipy", "statsmodels", "papermill", "datasets", "vllm")
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,21 +76,25 @@ def seeds(node: Any, where: str = "") -> dict[str, Any]:
 
 def start_manifest(path: Path, params: dict, endpoints: dict[str, Any], stages: list[str]) -> dict:
     """Record this invocation of the runner (earlier invocations of the same run are kept)."""
-    manifest = json.loads(path.read_text()) if path.exists() else {"run": params["run"], "invocations": []}
+    manifest = read_json_or_rebuild(path, lambda: {"run": params["run"], "invocations": []}, valid=_is_manifest)
     manifest["invocations"].append({
         "stages": stages, "started": now(), "finished": None, "completed": [], "git": git_state(),
         "python": platform.python_version(), "platform": platform.platform(), "packages": package_versions(),
         "params_sha256": params_hash(params), "seeds": seeds(params.get("stages") or {}), "endpoints": endpoints,
     })
-    path.write_text(json.dumps(manifest, indent=2))
+    write_json_atomic(path, manifest)
     return manifest
 
 
 def stage_finished(path: Path, stage: str, *, last: bool) -> None:
     """Note a completed stage of the current invocation (and its end time after the last one)."""
-    manifest = json.loads(path.read_text())
+    manifest = json.loads(path.read_text())  # written by this invocation a moment ago, atomically
     invocation = manifest["invocations"][-1]
     invocation["completed"].append(stage)
     if last:
         invocation["finished"] = now()
-    path.write_text(json.dumps(manifest, indent=2))
+    write_json_atomic(path, manifest)
+
+
+def _is_manifest(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("invocations"), list)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,16 +126,26 @@ _PYTHON_TYPES = {"str": str, "int": int, "float": (int, float), "bool": bool, "l
 
 def check_params(path: Path | str, notebooks_dir: Path | str = NOTEBOOKS) -> CheckReport:
     """Validate a params file without running anything (see the module docstring)."""
-    report = CheckReport()
     try:
         params = load_params(path)
     except (OSError, ValueError, yaml.YAMLError) as exc:
-        report.errors.append(str(exc))
-        return report
+        return CheckReport(errors=[str(exc)])
+    return check_loaded_params(params, path, notebooks_dir)
+
+
+def check_loaded_params(params: dict, path: Path | str, notebooks_dir: Path | str = NOTEBOOKS,
+                        stages: Iterable[str] | None = None) -> CheckReport:
+    """Validate loaded params (of the file ``path``, overrides applied), only ``stages`` if given.
+
+    The runner calls this before any stage, so a run fails on what ``--check`` reports, naming the key.
+    """
+    report = CheckReport()
     for key in sorted(set(params) - SETTINGS):
         report.errors.append(f"{path}: unknown top-level key '{key}'; the keys are {sorted(SETTINGS)} "
                              "(put blocks that stages refer to under 'anchors')")
     for stage, values in (params.get("stages") or {}).items():
+        if stages is not None and stage not in stages:
+            continue
         if not isinstance(values, dict):
             report.errors.append(f"{path}: stages.{stage} must be a mapping of parameters")
             continue

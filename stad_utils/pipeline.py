@@ -27,8 +27,12 @@ from pathlib import Path
 import yaml
 
 from .client import EndpointUnavailable
+from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
+                    write_atomic, write_json_atomic)
 from .manifest import stage_finished, start_manifest
-from .params import NOTEBOOKS, STAGES, check_params, endpoint_blocks, load_params, notebook_parameters, resolve_paths
+from .params import (NOTEBOOKS, STAGES, check_loaded_params, check_params, endpoint_blocks, load_params,
+                     notebook_parameters, resolve_paths)
+from .secrets import configured_secrets, mask_secrets
 from .store import RunPaths
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
@@ -42,17 +46,27 @@ class StageFailed(RuntimeError):
 def kernel_for_this_python(name: str = "stad-python") -> str:
     """A Jupyter kernel that runs this very interpreter, so notebooks see this environment's packages.
 
-    Its log level is ERROR: a local batch run needs no warning about unencrypted loopback sockets.
+    Checked at every run: a spec whose Python no longer exists or is another one (the checkout or the
+    venv moved) is written again. Its log level is ERROR: a local batch run needs no warning about
+    unencrypted loopback sockets.
     """
     from ipykernel.kernelspec import write_kernel_spec
     from jupyter_client.kernelspec import KernelSpecManager
 
-    if not (Path(sys.prefix) / "share" / "jupyter" / "kernels" / name / "kernel.json").exists():
+    if not _runs_this_python(Path(sys.prefix) / "share" / "jupyter" / "kernels" / name / "kernel.json"):
         spec_dir = write_kernel_spec(overrides={"display_name": f"Python ({name})"},
                                      extra_arguments=["--log-level=ERROR"])
         KernelSpecManager().install_kernel_spec(spec_dir, name, prefix=sys.prefix)
         shutil.rmtree(spec_dir, ignore_errors=True)
     return name
+
+
+def _runs_this_python(spec_file: Path) -> bool:
+    try:
+        argv = json.loads(spec_file.read_text())["argv"]
+    except (OSError, ValueError, KeyError, TypeError):  # missing, unreadable or not a kernel spec
+        return False
+    return bool(argv) and argv[0] == sys.executable and Path(argv[0]).exists()
 
 
 def run_pipeline(
@@ -67,10 +81,9 @@ def run_pipeline(
     """Execute the chosen stages (default: all) and return the run folder.
 
     ``overrides`` replace stage parameters of the file, e.g. ``{"01_tasks": {"n_tasks": 5}}``.
-    Raises `StageFailed` naming the stage, the cell and the executed notebook to open.
+    Raises `StageFailed` naming the stage, the cell and the executed notebook to open, `RunLocked`
+    when another invocation is writing the same run folder, and `DiskFull` when the disk is full.
     """
-    import papermill as pm
-
     params = load_params(params_path)
     overrides = resolve_paths({"stages": overrides or {}}, Path.cwd())["stages"]  # typed relative to here
     for stage, values in overrides.items():
@@ -79,40 +92,87 @@ def run_pipeline(
         params.setdefault("stages", {}).setdefault(stage, {}).update(values)
     results = Path(results_dir or params.get("results_dir") or RESULTS).resolve()
     run_dir = results / params["run"]
-    if fresh and run_dir.exists():
-        shutil.rmtree(run_dir)
+    with exclusive_run(run_dir):
+        if fresh:
+            _empty_run_folder(run_dir)
+        return _run_locked(params, params_path, run_dir, results, stages or list(STAGES), Path(notebooks_dir))
+
+
+def _empty_run_folder(run_dir: Path) -> None:
+    """Delete what a run folder holds, but not its lock (a new one would let a second writer in)."""
+    for entry in run_dir.iterdir():
+        if entry.name != ".lock":
+            shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+
+
+def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: Path, chosen: list[str],
+                notebooks_dir: Path) -> Path:
+    import papermill as pm
+
     paths = RunPaths(run_dir)
     paths.notebooks.mkdir(parents=True, exist_ok=True)
+    remove_partial_files(run_dir)  # left by an invocation killed while writing; none is running now (the lock)
     cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
-    (run_dir / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    chosen = stages or list(STAGES)
     stage_params = {stage: notebook_parameters(stage, {**(params.get("stages", {}).get(stage) or {}),
                                                        "run_dir": str(run_dir), "cache_path": str(cache_path)},
                                                notebooks_dir)
                     for stage in chosen}  # a misspelt parameter stops the run before anything is computed
+    report = check_loaded_params(params, params_path, notebooks_dir, stages=chosen)
+    if not report.ok:  # types and ranges, named by key, before anything is computed
+        raise ValueError("\n".join(report.errors))
+    write_atomic(run_dir / "params.yaml", yaml.safe_dump(params, sort_keys=False))
     endpoints = preflight({stage: params.get("stages", {}).get(stage) or {} for stage in chosen})
     start_manifest(paths.manifest, params, endpoints, chosen)
-    timings = json.loads((run_dir / "timings.json").read_text()) if (run_dir / "timings.json").exists() else {}
+    timings = read_json_or_rebuild(run_dir / "timings.json", dict)
     kernel = kernel_for_this_python()
+    secrets = configured_secrets(params)
     for number, stage in enumerate(chosen, start=1):
         notebook = Path(notebooks_dir) / f"{stage}.ipynb"
         output = paths.notebooks / f"{stage}.ipynb"
         print(f"[{number}/{len(chosen)}] {stage} …", flush=True)
         started = time.perf_counter()
         try:
-            pm.execute_notebook(notebook, output, parameters=stage_params[stage], cwd=str(notebooks_dir),
-                                progress_bar=False, kernel_name=kernel)
+            execute_notebook(notebook, output, stage_params[stage], cwd=notebooks_dir, kernel=kernel, secrets=secrets)
         except pm.PapermillExecutionError as exc:
-            raise StageFailed(
+            if "no space left" in exc.evalue.lower():  # the stage's own writes (records, figures) hit a full disk
+                raise DiskFull(stage, "running stage") from None
+            raise StageFailed(mask_secrets(
                 f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {exc.evalue}).\n"
-                f"Open {output} to see the cell and its traceback."
-            ) from None
+                f"Open {output} to see the cell and its traceback.", secrets)) from None
         stage_finished(paths.manifest, stage, last=number == len(chosen))
         timings[stage] = round(time.perf_counter() - started, 1)
         print(f"      done in {timings[stage]} s", flush=True)
-        (run_dir / "timings.json").write_text(json.dumps(timings, indent=2))
+        write_json_atomic(run_dir / "timings.json", timings)
     write_html_report(paths, other_runs=tuple(params.get("stages", {}).get("07_compare", {}).get("other_runs") or ()))
     return run_dir
+
+
+def execute_notebook(notebook: Path, output: Path, parameters: dict, *, cwd: Path, kernel: str,
+                     secrets: list[str]) -> None:
+    """Execute a stage notebook with papermill into ``output``, which is always a whole notebook.
+
+    Papermill writes the notebook as it runs; it writes a temporary file here, renamed when the
+    execution ends (a failed cell included, so its traceback can be read), with every secret masked.
+    """
+    import papermill as pm
+
+    failure: pm.PapermillExecutionError | None = None
+
+    def execute(temporary: Path) -> None:
+        nonlocal failure
+        try:
+            pm.execute_notebook(notebook, temporary, parameters=parameters, cwd=str(cwd), progress_bar=False,
+                                kernel_name=kernel)
+        except pm.PapermillExecutionError as exc:  # the notebook, with the failed cell, is written
+            failure = exc
+        text = temporary.read_text(encoding="utf-8")
+        masked = mask_secrets(text, secrets)
+        if masked != text:
+            temporary.write_text(masked, encoding="utf-8")
+
+    write_atomic(output, execute)
+    if failure is not None:
+        raise failure
 
 
 def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
@@ -121,13 +181,13 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
     model and simulated targets need no server yet (their servers start with their stage).
     """
-    from .client import EndpointConfig, ModelClient
+    from .client import ModelClient, endpoint_config
     from .serving import embedded_model_path
 
     served: dict[str, list[dict]] = {}
     for stage, values in stage_params.items():
         for where, block in endpoint_blocks(stage, values):
-            config = EndpointConfig.model_validate(block)
+            config = endpoint_config(block, where)
             if config.kind == "openai":
                 served[where] = ModelClient(config, role=where).preflight()
             elif config.kind == "embedded":
@@ -158,7 +218,7 @@ def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", 
     exporter = HTMLExporter(template_name="report", extra_template_basedirs=[str(TEMPLATES)], exclude_input=True,
                             exclude_input_prompt=True, exclude_output_prompt=True)
     body, _ = exporter.from_notebook_node(combined)
-    paths.html.write_text(embed_browser(body, [paths.root, *other_runs]), encoding="utf-8")
+    write_atomic(paths.html, embed_browser(body, [paths.root, *other_runs]))
     return paths.html
 
 
@@ -200,8 +260,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh,
                                overrides=parse_overrides(args.set))
-    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable) as exc:
+    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable, RunLocked, DiskFull) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        print(f"error: {DiskFull(exc.filename)}", file=sys.stderr)
         return 1
     print(f"finished in {time.perf_counter() - started:.0f} s; results in {run_dir}")
     summary = RunPaths(run_dir).summary

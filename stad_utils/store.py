@@ -16,6 +16,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .files import read_json_or_rebuild, write_json_atomic
+
 R = TypeVar("R", bound=BaseModel)
 T = TypeVar("T")
 
@@ -209,7 +211,7 @@ def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dic
     is skipped. The file holds ``{stage: {role: {model: {calls, cache_hits, errors, tokens,
     seconds}}}}``; re-running a stage replaces its entry.
     """
-    usage = json.loads(paths.usage.read_text()) if paths.usage.exists() else {}
+    usage = read_usage(paths)
     entry: dict[str, dict] = {}
     for role, holders in clients.items():
         for holder in holders if isinstance(holders, list) else [holders]:
@@ -217,5 +219,10 @@ def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dic
             if client is not None and hasattr(client, "usage"):
                 entry.setdefault(role, {})[client.model] = client.usage.as_dict()
     usage[stage] = entry
-    paths.usage.write_text(json.dumps(usage, indent=2))
+    write_json_atomic(paths.usage, usage)
     return entry
+
+
+def read_usage(paths: RunPaths) -> dict:
+    """``usage.json`` (empty when missing; a damaged file is set aside and rebuilt)."""
+    return read_json_or_rebuild(paths.usage, dict)

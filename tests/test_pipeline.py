@@ -72,11 +72,11 @@ def test_a_typo_in_the_params_names_the_stage_and_parameter(tmp_path):
 
 
 def test_a_failing_stage_names_its_cell_and_notebook(tmp_path, capsys):
-    params = write_params(tmp_path, **{"02_decompose": {"teacher": "no-such-teacher"}})
-    with pytest.raises(StageFailed, match=r"stage 02_decompose failed in cell \d+ \(ValueError: unknown teacher"):
-        run_pipeline(params, stages=["01_tasks", "02_decompose"])
-    assert main([str(params), "--from", "02_decompose"]) == 1
-    assert "02_decompose.ipynb" in capsys.readouterr().err
+    params = write_params(tmp_path)  # valid params (a bad one is refused before any stage): 02 is left out instead
+    with pytest.raises(StageFailed, match=r"stage 03_scaffold failed in cell \d+ \(FileNotFoundError: .*decompositions"):
+        run_pipeline(params, stages=["01_tasks", "03_scaffold"])
+    assert main([str(params), "--stage", "03_scaffold"]) == 1
+    assert "03_scaffold.ipynb" in capsys.readouterr().err
 
 
 @pytest.mark.slow
