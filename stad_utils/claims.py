@@ -66,8 +66,8 @@ def paired_difference_interval(both: float, first_only: float, second_only: floa
     --------
     >>> [round(x, 3) for x in paired_difference_interval(1, 0, 0, 0)]  # one tied pair: wide, not zero-width
     [-0.793, 0.793]
-    >>> [round(x, 4) for x in paired_difference_interval(12, 8, 2, 32)]  # Newcombe's example: 0.0528 to 0.2094
-    [0.0528, 0.2094]
+    >>> [round(x, 3) for x in paired_difference_interval(12, 8, 2, 32)]  # 8 vs 2 discordant of 54: +0.111
+    [-0.006, 0.225]
     """
     a, b, c, d = (float(x) for x in (both, first_only, second_only, neither))
     n = a + b + c + d
@@ -108,30 +108,28 @@ def smallest_detectable_deficit(asked: float, rest_asked: float, rest_accuracy: 
     """The smallest accuracy deficit of a skill asked ``asked`` times that a one-sided level-``alpha``
     test against ``rest_asked`` other steps (accuracy ``rest_accuracy``) detects with ``power``.
 
-    Normal approximation for two independent proportions; ``None`` when not even a skill that
-    is never right would be detected.
+    From the arcsine transform of the two proportions (Cohen's h), which stays close to the
+    power of Fisher's test near accuracies of 0.95, where the plain normal approximation
+    promises deficits that Fisher's test detects in only 55–70% of samples. ``None`` when not
+    even a skill that is never right would be detected.
 
     Examples
     --------
-    >>> round(smallest_detectable_deficit(30, 270, 0.95, alpha=0.05 / 15), 2)
-    0.33
-    >>> smallest_detectable_deficit(2, 270, 0.95, alpha=0.05 / 15) is None
+    >>> round(smallest_detectable_deficit(20, 300, 0.95, alpha=0.05 / 15), 2)
+    0.3
+    >>> smallest_detectable_deficit(1, 10, 0.95, alpha=0.05 / 15) is None
     True
     """
     if asked < 1 or rest_asked < 1 or not 0 < rest_accuracy <= 1:
         return None
-    z_alpha, z_power = norm.ppf(1 - alpha), norm.ppf(power)
+    needed = (norm.ppf(1 - alpha) + norm.ppf(power)) * math.sqrt(1 / asked + 1 / rest_asked)
 
     def shortfall(deficit: float) -> float:
-        p = rest_accuracy - deficit
-        pooled = (p * asked + rest_accuracy * rest_asked) / (asked + rest_asked)
-        null_sd = math.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / asked + 1 / rest_asked))
-        alternative_sd = math.sqrt(p * (1 - p) / asked + rest_accuracy * (1 - rest_accuracy) / rest_asked)
-        return deficit - z_alpha * null_sd - z_power * alternative_sd
+        return 2 * math.asin(math.sqrt(rest_accuracy)) - 2 * math.asin(math.sqrt(rest_accuracy - deficit)) - needed
 
     if shortfall(rest_accuracy) < 0:
         return None
-    return float(brentq(shortfall, 1e-9, rest_accuracy))
+    return float(brentq(shortfall, 0.0, rest_accuracy))
 
 
 # ------------------------------------------------------------------------------------------ evidence

@@ -547,7 +547,7 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
     >>> pair_composition_gaps([o("t1", [False, True], [True, True]), o("t2", [True, True], [True, False])]
     ...                       ).to_dict(orient="records")
     ... # doctest: +ELLIPSIS
-    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0, 'low': -0.7..., 'high': 0.7...}]
+    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0, 'low': -0.81..., 'high': 0.81...}]
     """
     if policy_of(items) == "on_failure":
         raise ValueError(PAIR_GAP_REFUSAL)

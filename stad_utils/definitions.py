@@ -166,8 +166,8 @@ share; the report's sentences are written from each model's ``diagnosis`` block.
     alone and the whole wrong, against the reverse), in the same Holm family.
 *smallest detectable effect*
     When nothing is flagged: the smallest deficit that the first Holm step (level α over
-    the family's size) detects with 80% power for the most-asked skill (normal approximation
-    for two proportions); rarer skills need more.
+    the family's size) detects with 80% power for the most-asked skill (arcsine transform of
+    the two proportions, Cohen's h, close to Fisher's power near 0.95); rarer skills need more.
 
 Why the bottleneck rate no longer names skills. Under a control whose every step is done
 alone with chance 0.95 and chained without cost, on the 1,178 kept GSM8K tasks
