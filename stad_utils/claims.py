@@ -38,7 +38,6 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 from scipy.stats import binomtest, hypergeom, norm
-from statsmodels.stats.multitest import multipletests
 
 from .analysis import difference_words, estimate, policy_of, share_estimates, share_words
 from .definitions import ALPHA, MIN_SUPPORT, POWER, UNMAPPED
@@ -151,8 +150,9 @@ def isolated_answers(items: Sequence[Outcome], ladders: Sequence[Ladder] = ()) -
     return answers.drop_duplicates(["question", "sample"])[["skill", "right"]].reset_index(drop=True)
 
 
-def fisher_mid_p(right: int, asked: int, rest_right: int, rest_asked: int) -> float:
-    """One-sided mid-p of Fisher's exact test that ``right`` of ``asked`` is too few given the other steps.
+def fisher_mid_p(right, asked, rest_right, rest_asked) -> np.ndarray:
+    """One-sided mid-p of Fisher's exact test that ``right`` of ``asked`` is too few given the other steps
+    (element-wise over arrays).
 
     Under the null the count right is hypergeometric given the margins; the mid-p is
     P(fewer) + ½ P(as many).
@@ -163,8 +163,25 @@ def fisher_mid_p(right: int, asked: int, rest_right: int, rest_asked: int) -> fl
     >>> bool(fisher_mid_p(6, 12, 250, 265) < fisher_exact([[6, 6], [250, 15]], alternative="less").pvalue)
     True
     """
-    distribution = hypergeom(asked + rest_asked, right + rest_right, asked)
-    return float(distribution.cdf(right - 1) + 0.5 * distribution.pmf(right))
+    right, asked, rest_right, rest_asked = (np.asarray(x, dtype=float) for x in (right, asked, rest_right, rest_asked))
+    total, successes = asked + rest_asked, right + rest_right
+    return (hypergeom.cdf(right - 1, total, successes, asked) + 0.5 * hypergeom.pmf(right, total, successes, asked))
+
+
+def holm(p_values: Sequence[float]) -> np.ndarray:
+    """Holm's step-down adjusted p-values, in the order given.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).round(2).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(p_values, dtype=float)
+    order = np.argsort(p, kind="stable")
+    stepped = np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p))))
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(stepped, 1.0)
+    return adjusted
 
 
 def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -> pd.DataFrame:
@@ -190,9 +207,8 @@ def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -
     table["accuracy"], table["low"], table["high"] = own["value"], own["low"], own["high"]
     table["rest_accuracy"], table["rest_low"], table["rest_high"] = rest["value"], rest["low"], rest["high"]
     table["effect"] = table["rest_accuracy"] - table["accuracy"]
-    table["p_value"] = [fisher_mid_p(right, asked, rest_right, rest_asked) if rest_asked else 1.0
-                        for right, asked, rest_right, rest_asked in table[["right", "asked", "rest_right",
-                                                                           "rest_asked"]].itertuples(index=False)]
+    table["p_value"] = np.where(table["rest_asked"] > 0, fisher_mid_p(table["right"], table["asked"],
+                                                                     table["rest_right"], table["rest_asked"]), 1.0)
     return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 
 
@@ -280,7 +296,8 @@ def flag_weak_skills(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *
     columns = ["skill", "right", "asked", "accuracy", "rest_accuracy", "effect", "p_value", "p_holm", "flagged"]
     if table.empty:
         return pd.DataFrame(columns=columns)
-    table["flagged"], table["p_holm"], _, _ = multipletests(table["p_value"], alpha=alpha, method="holm")
+    table["p_holm"] = holm(table["p_value"])
+    table["flagged"] = table["p_holm"] < alpha
     table["right"] = table["right"].astype(int)
     return table[columns]
 
@@ -301,7 +318,7 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
     gap = composition_gap(items)
     has_gap = gap is not None and gap["p_value"] is not None
     p_values = list(tests["p_value"]) + ([gap["p_value"]] if has_gap else [])
-    adjusted = multipletests(p_values, alpha=alpha, method="holm")[1] if p_values else np.array([])
+    adjusted = holm(p_values)
     tests["p_adjusted"] = adjusted[:len(tests)]
     flagged = tests[(tests["p_adjusted"] < alpha) & (tests["effect"] > 0)].sort_values(
         ["effect", "p_value"], ascending=[False, True])

@@ -19,11 +19,9 @@ from scipy.optimize import brentq
 from scipy.stats import norm, wilcoxon
 from statsmodels.stats.contingency_tables import mcnemar
 
-from statsmodels.stats.multitest import multipletests
-
 from .analysis import (answer_frame, difference_words, estimate, outcome_frame, paired_bootstrap,
                        percent_text, points, policy_of, share_estimates, share_words, step_frame, task_rates)
-from .claims import composition_gap, composition_words, mcnemar_exact, paired_difference_interval
+from .claims import composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval
 from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, POWER, UNMAPPED
 from .records import Ladder, Outcome
 
@@ -220,8 +218,8 @@ def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: s
     if not rows:
         return pd.DataFrame(columns=columns)
     table = pd.DataFrame(rows)
-    table["differs"], table["p_adjusted"], _, _ = multipletests(table["p_value"], alpha=alpha, method="holm")
-    table["differs"] = table["differs"].astype(bool)
+    table["p_adjusted"] = holm(table["p_value"])
+    table["differs"] = table["p_adjusted"] < alpha
     return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 
 

@@ -255,8 +255,7 @@ def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_suppor
     names = model_names(items)
     fig, axes = plt.subplots(1, 2, figsize=(14, 2.5 + 0.5 * len(order) * max(1, len(names) / 1.5)), sharey=True)
     for ax, measure, n, label in ((axes[0], "isolated_accuracy", "isolated_n", "accuracy asked alone"),
-                                  (axes[1], "bottleneck_rate", "at_risk",
-                                   "bottleneck rate (descriptive: depends on step position)")):
+                                  (axes[1], "bottleneck_rate", "at_risk", "bottleneck rate (descriptive)")):
         _grouped_bars(ax, table.rename(columns={measure: "value", f"{measure}_low": "low", f"{measure}_high": "high",
                                                 n: "n"}), "skill", order, names, horizontal=True,
                       min_support=min_support)
