@@ -7,16 +7,15 @@ them and writes the machine-readable ``diagnosis`` block of ``summary.json``, fr
 report's sentences are written.
 
 Weak skill
-    Per skill, a one-sided Fisher exact test (mid-p: the chance of a smaller count plus half the
-    chance of the count seen, Lancaster 1961, less conservative than Fisher's p while keeping
-    its size close to α; Holm's correction below adds margin) of "a step of this skill, asked alone, is
+    Per skill, a one-sided Fisher exact test of "a step of this skill, asked alone, is
     answered right as often as a step of any other skill" against "less often", on the
     2 × 2 table (skill, every other skill) × (right, wrong) over the decided isolated
     questions, each distinct question and sample counted once (a question several tasks share
     word for word is one observation). Only skills with at least ``MIN_SUPPORT`` answered
     questions are tested. Effect: the accuracy deficit, other skills' accuracy − this skill's
     (positive = weaker); a step asked alone does not depend on where it stands in its task,
-    so neither does the effect.
+    so neither does the effect. Fisher's exact p, not its less conservative mid-p: with the
+    mid-p, 6–7% of full-size control runs of the calibration battery got a claim.
 Composition failure
     The *composition gap* (whole-task success − success of every step alone, per task,
     averaged over tasks; negative = the model fails to chain steps it can do alone), tested
@@ -43,7 +42,7 @@ from .analysis import difference_words, estimate, policy_of, share_estimates, sh
 from .definitions import ALPHA, MIN_SUPPORT, POWER, UNMAPPED
 from .records import Ladder, Outcome
 
-WEAK_SKILL_TEST = "Fisher exact mid-p, one-sided (isolated accuracy of a skill vs all other skills)"
+WEAK_SKILL_TEST = "Fisher exact, one-sided (isolated accuracy of a skill vs all other skills)"
 COMPOSITION_TEST = "McNemar exact, one-sided (whole task vs every step alone)"
 TEST = f"{WEAK_SKILL_TEST}; {COMPOSITION_TEST}"
 CORRECTION = "Holm (over the skills tested and the composition test)"
@@ -150,22 +149,18 @@ def isolated_answers(items: Sequence[Outcome], ladders: Sequence[Ladder] = ()) -
     return answers.drop_duplicates(["question", "sample"])[["skill", "right"]].reset_index(drop=True)
 
 
-def fisher_mid_p(right, asked, rest_right, rest_asked) -> np.ndarray:
-    """One-sided mid-p of Fisher's exact test that ``right`` of ``asked`` is too few given the other steps
-    (element-wise over arrays).
-
-    Under the null the count right is hypergeometric given the margins; the mid-p is
-    P(fewer) + ½ P(as many).
+def fisher_less(right, asked, rest_right, rest_asked) -> np.ndarray:
+    """One-sided p of Fisher's exact test that ``right`` of ``asked`` is too few given the other steps
+    (element-wise over arrays): under the null the count right is hypergeometric given the margins.
 
     Examples
     --------
     >>> from scipy.stats import fisher_exact
-    >>> bool(fisher_mid_p(6, 12, 250, 265) < fisher_exact([[6, 6], [250, 15]], alternative="less").pvalue)
+    >>> float(fisher_less(6, 12, 250, 265)) == fisher_exact([[6, 6], [250, 15]], alternative="less").pvalue
     True
     """
     right, asked, rest_right, rest_asked = (np.asarray(x, dtype=float) for x in (right, asked, rest_right, rest_asked))
-    total, successes = asked + rest_asked, right + rest_right
-    return (hypergeom.cdf(right - 1, total, successes, asked) + 0.5 * hypergeom.pmf(right, total, successes, asked))
+    return hypergeom.cdf(right, asked + rest_asked, right + rest_right, asked)
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
@@ -186,7 +181,7 @@ def holm(p_values: Sequence[float]) -> np.ndarray:
 
 def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -> pd.DataFrame:
     """Per skill with at least ``min_support`` answered questions: its isolated accuracy against every
-    other step's (mapped or not), the deficit and the unadjusted one-sided Fisher mid-p-value.
+    other step's (mapped or not), the deficit and the unadjusted one-sided Fisher p-value.
 
     Columns: ``skill``, ``right``, ``asked``, ``accuracy``, ``low``, ``high`` (Wilson 95%),
     ``rest_right``, ``rest_asked``, ``rest_accuracy``, ``rest_low``, ``rest_high``, ``effect``
@@ -207,7 +202,7 @@ def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -
     table["accuracy"], table["low"], table["high"] = own["value"], own["low"], own["high"]
     table["rest_accuracy"], table["rest_low"], table["rest_high"] = rest["value"], rest["low"], rest["high"]
     table["effect"] = table["rest_accuracy"] - table["accuracy"]
-    table["p_value"] = np.where(table["rest_asked"] > 0, fisher_mid_p(table["right"], table["asked"],
+    table["p_value"] = np.where(table["rest_asked"] > 0, fisher_less(table["right"], table["asked"],
                                                                      table["rest_right"], table["rest_asked"]), 1.0)
     return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 

@@ -157,7 +157,7 @@ share; the report's sentences are written from each model's ``diagnosis`` block.
 
 *weak skill*
     A skill (with at least ``MIN_SUPPORT`` answered isolated questions) whose isolated
-    accuracy is lower than that of all other steps by a one-sided Fisher exact test (mid-p), after
+    accuracy is lower than that of all other steps by a one-sided Fisher exact test, after
     Holm's correction over the skills tested and the composition test (α = 0.05). Its
     *effect* is the deficit, other steps' accuracy − its accuracy; flagged skills are ranked
     by it. A step asked alone does not depend on where it stands, so neither does the rank.

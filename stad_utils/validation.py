@@ -6,7 +6,7 @@ oracle teacher's ladders → skills → evaluate → outcomes), and two read-out
 are compared with what was planted.
 
 **Weak skills** (`stad_utils.claims.flag_weak_skills`, the rule the report's diagnosis uses).
-For each skill *s*, a one-sided Fisher exact test (mid-p) of "a step of *s* asked alone is answered
+For each skill *s*, a one-sided Fisher exact test of "a step of *s* asked alone is answered
 right as often as a step of any other skill" against "less often", over the decided isolated
 questions, each distinct question (and sample) counted once; the p-values of all skills are
 adjusted with Holm's step-down method and a skill is flagged when its adjusted p-value is
