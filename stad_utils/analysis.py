@@ -943,9 +943,9 @@ def written_report(run: str, summary: dict) -> str:
             continue
         diagnosis = numbers["diagnosis"]
         claims = diagnosis_table(diagnosis)
-        parts.append(f"### Diagnosis ({diagnosis['skills_tested']} skills tested; {diagnosis['correction']}, "
-                     f"α = {diagnosis['alpha']})\n\n" + (claims.to_markdown(index=False) if not claims.empty
-                                                           else "Nothing to test.") + "\n")
+        parts.append(f"### Diagnosis: {diagnosis['skills_tested']} skills tested, with the composition test, "
+                     f"Holm-corrected at α = {diagnosis['alpha']}\n\n"
+                     + (claims.to_markdown(index=False) if not claims.empty else "Nothing to test.") + "\n")
         parts.append(f"### Success per scaffold level\n\n{level_table(numbers).to_markdown(index=False)}\n")
         k_rows = [{"k": k, "share of determined tasks": share_words(e)} for k, e in numbers["k_share"].items()]
         reasons = undetermined_words(numbers["undetermined"]) or "none undetermined"

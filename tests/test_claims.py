@@ -172,7 +172,7 @@ def test_the_summary_has_the_diagnosis_block_and_the_funnel():
                               "correction", "alpha", "skills_tested", "smallest_detectable_effect", "headline"}
     assert diagnosis["alpha"] == 0.05 and numbers["weakness_profile"].startswith(diagnosis["headline"])
     report = written_report("demo", summary)
-    assert "### Diagnosis (" in report and "weak skill 'subtraction'" in report
+    assert "### Diagnosis: " in report and "weak skill 'subtraction'" in report
 
 
 def test_the_funnel_counts_each_drop_reason():
@@ -223,3 +223,23 @@ def test_no_composition_claim_under_on_failure(policy):
              for i in range(20)]
     diagnosis = diagnose(items)
     assert diagnosis["composition_effect"] is None and not diagnosis["composition_failure"]
+
+
+def test_07_compares_composition_gaps_and_refuses_a_bootstrap_interval_below_30_tasks():
+    from stad_utils.compare import composition_comparison
+
+    def pair(n_tasks):
+        items = []
+        for i in range(n_tasks):
+            items.append(outcome(f"t{i}", [i % 2 == 0, True, True], [True] * 3, ["a", "b", "c"], model="A"))
+            items.append(outcome(f"t{i}", [True, True, True], [True] * 3, ["a", "b", "c"], model="B"))
+        return items
+
+    result = composition_comparison(pair(40), "A", "B", n_resamples=200)
+    assert result["A"]["value"] == -0.5 and result["B"]["value"] == 0 and result["A"]["name"] == "composition gap"
+    difference = result["difference"]
+    assert difference["value"] == -0.5 and difference["ci95"][1] < 0 and difference["p_value"] < 0.001
+    small = composition_comparison(pair(10), "A", "B")["difference"]
+    assert small["n"] == 10 and small["ci95"] == [None, None]
+    statement = compare_models(pair(40), "A", "B", n_permutations=20, n_resamples=50)["statement"]
+    assert "Composition gap (whole task − every step alone): A composition gap −50 points" in statement
