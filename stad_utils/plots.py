@@ -395,7 +395,7 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6, min_support: in
     columns = 1 if len(models) <= 2 else 2
     panel_rows = math.ceil(len(models) / columns)
     fig, axes = plt.subplots(panel_rows, columns, squeeze=False,
-                             figsize=(columns * (4.5 + 0.9 * len(skills)), panel_rows * (3.2 + 0.8 * len(skills))))
+                             figsize=(columns * (4.5 + 0.8 * len(skills)), panel_rows * (3.2 + 0.65 * len(skills))))
     for ax in axes.flat[len(models):]:
         ax.set_visible(False)
     for ax, model in zip(axes.flat, models):
