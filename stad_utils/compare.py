@@ -485,8 +485,8 @@ def _skill_sentences(result: dict, a: str, b: str) -> list[str]:
         weaker, stronger = (a, b) if row["difference"] < 0 else (b, a)
         interval = difference_words({"value": row["difference"], "ci95": [row["low"], row["high"]], "n": row["n"]})
         sentences.append(f"Asked alone, {weaker} is right less often than {stronger} at '{row['skill']}': "
-                         f"{percent_text(row['a'])} vs {percent_text(row['b'])}, {a} − {b} = {interval} "
-                         f"(McNemar exact, Holm-adjusted {p_words(row['p_adjusted'])}).")
+                         f"{percent_text(row['a'])} vs {percent_text(row['b'])}, {a} − {b} = "
+                         f"{interval[:-1]}; McNemar exact, Holm-adjusted {p_words(row['p_adjusted'])}).")
     if skills and not differing:
         sentences.append(f"No skill's isolated accuracy differs significantly ({len(skills)} skill"
                          f"{'' if len(skills) == 1 else 's'} with at least {result.get('min_support', MIN_SUPPORT)} "
