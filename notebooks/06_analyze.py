@@ -19,33 +19,46 @@
 #
 # Not a score, but where the model breaks. For each model this stage reports:
 #
+# * the **diagnosis** first: which skills are weak and whether the model fails to chain steps it
+#   can do alone. A sentence names a skill, or a composition failure, only when a test says so
+#   (`stad_utils.claims`: Fisher's exact test per skill against all other steps, McNemar's exact
+#   test for composition, Holm's correction over all of them, α = 0.05); otherwise it says that
+#   nothing stands out, how many skills were tested and the smallest deficit the sample could
+#   detect. The same claims are in `summary.json` (`diagnosis`, per model).
+# * the **funnel**: tasks loaded → consistent (the teacher's last step equals the gold answer) →
+#   verified (every scaffold level) → evaluated, with the number dropped for each reason.
 # * **accuracy per level**: the share of tasks solved at each scaffold level *j*, over the
 #   tasks *answered* there. An error (no reply) or an undecided reply is never counted as
 #   wrong; it is left out and counted beside the number. Accuracy *as asked* is level 0.
 # * the **minimal scaffolding level k**: how many given steps each task needed (−1: none
 #   sufficed, "unresolved"). Tasks whose k stays open because of an error or an undecided
 #   reply are counted apart (errors / undecided), never dropped silently.
-# * the **bottleneck** of each task: **step k**, the step whose provision turned failure into
-#   success. *Worked example* (the paper's Figure 1): Janet's ducks has three steps, addition
-#   (3 + 4 eggs used), subtraction (16 − 7 left) and multiplication (9 × 2 dollars). The model
-#   fails the original question and scaffold 1 (addition given), and solves scaffold 2
-#   (addition and subtraction given): k = 2, and the bottleneck is step 2, subtraction.
-#   Giving the addition did not help; giving the subtraction did. Had scaffold 2 failed as
-#   well, the task would be *unresolved*: no step is blamed.
-# * per **skill**: its **bottleneck rate** (when the skill was the next step to give to a task
-#   still unsolved, how often giving it solved the task), its accuracy when asked **alone**,
-#   and the **isolated-vs-whole gap** (alone vs the whole tasks that contain it).
+# * the **bottleneck** of each task, **step k** — descriptive only. *Worked example* (the
+#   paper's Figure 1): Janet's ducks has three steps, addition (3 + 4 eggs used), subtraction
+#   (16 − 7 left) and multiplication (9 × 2 dollars). The model fails the original question and
+#   scaffold 1 (addition given), and solves scaffold 2 (addition and subtraction given): k = 2,
+#   and the bottleneck is step 2, subtraction. How often a skill is the bottleneck depends on
+#   where it stands in its tasks (a step one before the last is at risk far more often than an
+#   early one, and a last step never), so no sentence names a skill by it.
 # * with repeated samples, how **stable** k is; with placebo scaffolds, the **help from
 #   content** (scaffold *j* − placebo *j*).
 #
-# Every rate comes with a 95% interval and the number of tasks behind it; sentences name a
-# skill only with at least `min_support` of them. All definitions, in one place:
-# `stad_utils.definitions`.
+# Every rate comes with a 95% interval and the number of tasks behind it. All definitions, in
+# one place: `stad_utils.definitions`.
+#
+# > **Glossary: measures of composition** (one name and one sign each, in 06, 07, 08 and the figures)
+# >
+# > | name | what it is | sign |
+# > |---|---|---|
+# > | **composition gap** | whole-task success as asked − success of every step of the task asked alone, averaged over tasks (06's diagnosis, 07) | negative = fails to chain steps it can do alone |
+# > | **pair composition gap** | the same for the last two steps only: success with those two left (level K−2) − product of their isolated successes, per pair of skills (07's heatmap) | negative = fails to chain |
+# > | **composition penalty** *c* | the simulated target's planted chance that one link of a chain fails (08) | positive = fails to chain; a task of K steps then has composition gap −Π p(skill) · (1 − (1 − c)^(K−1)) |
+# > | isolated-vs-whole gap | a skill's isolated accuracy − success of the whole tasks containing it: descriptive, **not** a composition measure (a whole task has more steps, so it is positive even for a flawless chainer) | positive = tasks fail more often than the step |
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
 n_resamples: int = 1000  # bootstrap resamples for the intervals of differences
-min_support: int = 5  # fewest tasks or steps behind a rate that a sentence may quote
+min_support: int = 5  # fewest answered isolated questions for a skill to be tested, or tasks behind a quoted rate
 max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
 prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt": 2.5, "completion": 10}}
 
@@ -56,8 +69,8 @@ import json
 
 from IPython.display import Markdown, display
 
-from stad_utils import Outcome, RunPaths, Verdict, read_records, summarize_run, written_report
-from stad_utils.analysis import k_stability, usage_table
+from stad_utils import Decomposition, Ladder, Outcome, RunPaths, Task, Verdict, read_records, summarize_run, written_report
+from stad_utils.analysis import k_stability, task_funnel, usage_table
 from stad_utils.metrics import latest_verdicts
 from stad_utils.plots import analysis_figures
 from stad_utils.store import read_usage
@@ -65,7 +78,11 @@ from stad_utils.store import read_usage
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
 verdicts = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
-summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts)
+ladders = read_records(paths.ladders, Ladder.model_validate)
+funnel = task_funnel(read_records(paths.tasks, Task.model_validate),
+                     read_records(paths.decompositions, Decomposition.model_validate), ladders, results)
+summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts,
+                        ladders=[ladder for ladder in ladders if ladder.verified], funnel=funnel)
 usage = usage_table(read_usage(paths), prices)
 summary["usage"] = usage.to_dict(orient="records")
 paths.summary.write_text(json.dumps(summary, indent=2, default=float))

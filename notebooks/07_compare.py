@@ -21,17 +21,22 @@
 # puts every pair of models side by side **on the same tasks** (a task one model did not
 # answer at a level is left out of that level):
 #
-# * at each scaffold level, the **paired difference** A − B with a 95% bootstrap interval,
-#   McNemar's exact test (Wilcoxon with repeated samples) and the **smallest difference the
-#   sample could detect** — "no significant difference detected" is not "the same";
-# * a Wilcoxon signed-rank test on the **help each task needed**;
-# * a permutation test of the **bottleneck profiles** (bottleneck rate per skill) on the tasks
-#   where *both* models needed help. A profile difference is read as "blocked at different
-#   skills" only when the help needed does not differ as well — otherwise the extra help alone
-#   moves the bottleneck step;
+# * at each scaffold level, the **paired difference** A − B with a 95% interval (Newcombe's score
+#   interval with one sample per task, which keeps its coverage on a handful of tasks; a paired
+#   bootstrap with repeated samples, and none below 30 tasks), McNemar's exact test (Wilcoxon
+#   with repeated samples) and the **smallest difference the sample could detect** — "no
+#   significant difference detected" is not "the same";
+# * per skill, **isolated accuracy** of A and B on the same isolated questions (McNemar's exact
+#   test, Holm's correction over the skills): the most direct evidence of different skill gaps;
+# * each model's **composition gap** (whole task − every step alone; negative = fails to chain,
+#   see 06's glossary) and their paired difference;
+# * a Wilcoxon signed-rank test on the **help each task needed**, and — descriptive — a
+#   permutation test of the **bottleneck profiles** on the tasks where *both* models needed help
+#   (a different k by itself moves the bottleneck step, so profiles alone never claim different
+#   skill gaps);
 # * figures: k shares, success per level, the paired differences, a skill × model heatmap of
 #   bottleneck rates, each skill alone vs whole, and the pair composition gap of the last two
-#   steps' skills (every cell with its count);
+#   steps' skills (cells with at least `min_support` tasks, each with its interval and count);
 # * validity checks on the variants (possible answer leakage, non-monotonic curves).
 #
 # The sentences, tables and checks are appended to `report.md` after 06's summary.
@@ -42,7 +47,7 @@ run_dir: str = "../results/notebook-defaults"  # folder for this run's records
 other_runs: list = []  # further run folders (other models on the same tasks) to compare with
 n_permutations: int = 1000  # permutations for the bottleneck-profile test
 n_resamples: int = 1000  # bootstrap resamples for the paired differences
-min_support: int = 5  # fewest at-risk steps per model for a skill to enter the profile test
+min_support: int = 5  # fewest steps (or tasks) behind a skill's comparison, profile entry or heatmap cell
 max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
 
 # %%
@@ -70,7 +75,7 @@ display(Markdown(comparison_report(comparison)))
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
 paths.figures.mkdir(exist_ok=True)
-for name, figure in comparison_figures(results, comparison, max_shown=max_shown).items():
+for name, figure in comparison_figures(results, comparison, max_shown=max_shown, min_support=min_support).items():
     figure.savefig(paths.figures / f"{name}.png", dpi=110)
 
 # %% [markdown]

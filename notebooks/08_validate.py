@@ -29,10 +29,19 @@
 #
 # * **Which skills are weak?** A skill is flagged when its steps, asked alone, are answered right
 #   less often than the steps of all the other skills (Fisher's exact test per skill, Holm's
-#   correction because every skill is tested, α = 0.05). Precision: how many flags are right.
-#   Recall: how many planted weaknesses are found.
-# * **How large is the composition penalty?** Among tasks whose remaining steps were each done
-#   right alone, how often chaining them still failed (maximum likelihood, 95% interval).
+#   correction because every skill is tested, α = 0.05) — the rule of `stad_utils.claims`, the
+#   same that writes 06's diagnosis. Precision: how many flags are right. Recall: how many
+#   planted weaknesses are found.
+# * **Does it fail to chain?** 06's diagnosis on the same outcomes: the **composition gap**
+#   (whole task − every step alone; negative = fails to chain, see 06's glossary) with its
+#   test; and, because this target's model of chaining is known, the **composition penalty**
+#   it planted (the chance that one link fails; positive = fails to chain): among tasks whose
+#   remaining steps were each done right alone, how often chaining them still failed (maximum
+#   likelihood, 95% interval).
+#
+# The planted weaknesses are the quickstart's simulated target's (multiplication steps right
+# alone 40% of the time, every other step 95%, composition penalty 0.3), so this notebook
+# checks the diagnosis the demo shows.
 #
 # Last, a **power curve**: the chain again with fresh tasks, to see how often the diagnosis
 # recovers what was planted with 25, 50, 100 … tasks. `benchmarks/planted_weakness.py` prints
@@ -42,8 +51,8 @@
 run_dir: str = "../results/notebook-defaults"  # folder of the run; this notebook writes into its validation/ folder
 n_tasks: int = 200  # generated tasks in the single run
 seed: int = 0  # seed of the tasks and of the simulated target's draws
-step_accuracy: dict = {"subtraction": 0.4, "add minutes to a clock time": 0.75, "default": 0.95}  # planted: chance of doing a step of each skill alone ("default": every other skill)
-composition_penalty: float = 0.3  # planted: chance that one link of a chain fails
+step_accuracy: dict = {"multiplication": 0.4, "default": 0.95}  # planted (the quickstart's): chance of doing a step of each skill alone ("default": every other skill)
+composition_penalty: float = 0.3  # planted (the quickstart's): chance that one link of a chain fails
 alpha: float = 0.05  # chance of flagging any skill of a target without weaknesses (family-wise)
 sizes: list = [25, 50, 100, 200]  # numbers of tasks on the power curve
 repetitions: int = 10  # runs per number of tasks on the power curve
@@ -53,9 +62,10 @@ import json
 
 from stad_utils import RunPaths
 from stad_utils.analysis import skill_table
+from stad_utils.claims import diagnose, flag_weak_skills
 from stad_utils.simulate import Simulation
-from stad_utils.validation import (estimate_composition_penalty, flag_weak_skills, plot_power, power_curve, power_table,
-                                   recovery, run_chain, tasks_needed)
+from stad_utils.validation import (estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
+                                   run_chain, tasks_needed)
 
 simulation = {"step_accuracy": step_accuracy, "composition_penalty": composition_penalty, "seed": seed}
 planted = Simulation.model_validate(simulation)
@@ -77,16 +87,20 @@ print(f"planted: {planted.weak_skills()}\nflagged: {found['flagged']}\n"
 flags.round(4)
 
 # %% [markdown]
-# **How large is the composition penalty?**
+# **Does it fail to chain?** 06's diagnosis of these outcomes (its headline, then the composition
+# gap), and the planted composition penalty estimated under the simulation's own model of chaining.
 
 # %%
+diagnosis = diagnose(chain.outcomes, chain.ladders, alpha=alpha)
+print(diagnosis["headline"])
+print(f"weak skills: {diagnosis['weak_skills']}; composition failure: {diagnosis['composition_failure']}")
 fit = estimate_composition_penalty(chain.outcomes)
 print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
       f"(95% interval {fit['low']:.3f} to {fit['high']:.3f}, from {fit['n']} tasks)")
 
 # %% [markdown]
 # The standard analysis of stage 6 on the same outcomes: a planted skill gap shows as a low
-# accuracy alone and a high bottleneck rate.
+# accuracy alone (the bottleneck rate, descriptive, also depends on where the skill stands).
 
 # %%
 skill_table(chain.outcomes)[["skill", "occurrences", "isolated_accuracy", "bottleneck_rate"]].round(2)
@@ -104,7 +118,7 @@ needed = {column: tasks_needed(table, column) for column in rates}
 table.to_csv(folder / "power.csv", index=False)
 (folder / "validation.json").write_text(json.dumps(
     {"target": chain.target.model, "planted": planted.model_dump(), "n_tasks": n_tasks, "alpha": alpha,
-     "single_run": found, "tasks_needed_for_80_percent": needed}, indent=2, default=float))
+     "single_run": found, "diagnosis": diagnosis, "tasks_needed_for_80_percent": needed}, indent=2, default=float))
 figure = plot_power(table)
 figure.savefig(folder / "power.png", dpi=110)
 print(f"tasks needed for 80%: {needed}")

@@ -19,6 +19,7 @@ With one sample per task everything reduces to the single-sample statistics.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Sequence
 
@@ -27,9 +28,9 @@ import pandas as pd
 from scipy import sparse
 from statsmodels.stats.proportion import proportion_confint
 
-from .definitions import CONFIDENCE, MIN_SUPPORT, UNMAPPED, UNRESOLVED, check_policy
+from .definitions import CONFIDENCE, MIN_SUPPORT, UNRESOLVED, check_policy
 from .metrics import k_distribution
-from .records import Outcome, Verdict
+from .records import Decomposition, Ladder, Outcome, Task, Verdict
 
 LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks failed as asked"}
 """The population of levels ≥ 1, isolated and placebo questions under each policy."""
@@ -555,7 +556,7 @@ def help_from_content(items: Sequence[Outcome], *, n_resamples: int = 1000, seed
 
 
 def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0,
-              min_support: int = MIN_SUPPORT) -> dict:
+              min_support: int = MIN_SUPPORT, ladders: Sequence[Ladder] = ()) -> dict:
     """The numbers of one model's run, as written to ``summary.json`` (see `definitions` for each).
 
     Keys: ``model``, ``simulated``, ``policy``, ``notes`` (what the policy restricts),
@@ -565,7 +566,9 @@ def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 
     level with ``unanswered`` and ``population``), ``k_distribution`` (counts of determined
     outcomes), ``k_share`` (estimates), ``categories``, ``non_monotonic``, ``bottlenecks``
     (attribution), ``per_skill``, ``help_from_content`` and ``k_stability`` (``None`` when
-    there is no placebo / a single sample), and ``min_support``.
+    there is no placebo / a single sample), ``min_support``, and ``diagnosis``
+    (`stad_utils.claims.diagnose`: the tested claims the sentences are written from; given the
+    ``ladders``, an isolated question asked in several tasks counts once).
 
     Examples
     --------
@@ -579,6 +582,8 @@ def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 
     >>> summary["accuracy_original"]["value"], summary["accuracy_original"]["n"], summary["undetermined"]["total"]
     (0.5, 2, 2)
     """
+    from .claims import diagnose  # claims builds on this module's estimates and words
+
     frame = outcome_frame(items)
     policy = policy_of(items)
     levels = success_by_level(items)
@@ -615,6 +620,7 @@ def summarize(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 
                                         scaffold=float(row.scaffold), placebo=float(row.placebo))
                                for row in content.itertuples()] if not content.empty else None),
         "k_stability": _stability_entry(stability, items) if multi_sample else None,
+        "diagnosis": diagnose(items, ladders, min_support=min_support),
     }
 
 
@@ -722,8 +728,9 @@ def undetermined_words(counts: dict) -> str:
 def weakness_profile(summary: dict) -> str:
     """A plain-language paragraph from `summarize`'s numbers (template text, no model involved).
 
-    Every rate is given with its 95% interval and n; no sentence names a skill with fewer
-    than ``min_support`` units behind its rate, or an unmapped skill.
+    The diagnosis comes first, written from the ``diagnosis`` block (`stad_utils.claims`): a
+    skill is named, or a composition failure stated, only when its test says so. Every rate
+    is given with its 95% interval and n.
 
     Examples
     --------
@@ -736,12 +743,15 @@ def weakness_profile(summary: dict) -> str:
         return (f"No task was answered as asked: all {summary['n_outcomes']} outcome(s) lack a decided verdict "
                 f"({summary['n_errors']} errored and {summary['n_undecided']} undecided verdicts; {reasons}). "
                 "Check the target endpoint and the judge; no statistic is computed.")
-    parts = [f"As asked, the model solves {share_words(asked)} of the tasks it answered; with scaffolding, "
+    parts = [summary["diagnosis"]["headline"],
+             f"As asked, the model solves {share_words(asked)} of the tasks it answered; with scaffolding, "
              f"{share_words(summary['accuracy_scaffolded'])} of the tasks where that is decided."]
     if summary["undetermined"]["total"]:
         parts.append(f"k is based on the others: {undetermined_words(summary['undetermined'])}.")
     parts += summary["notes"]
-    parts += _bottleneck_sentences(summary)
+    unresolved = summary["bottlenecks"].get(UNRESOLVED)
+    if unresolved and unresolved["n"] >= summary["min_support"]:
+        parts.append(f"Of the tasks that needed help, {share_words(unresolved)} stayed unresolved (k = −1).")
     if summary["help_from_content"]:
         first = summary["help_from_content"][0]
         parts.append(f"Help from content at level {first['level']} (scaffold − placebo): {difference_words(first)}.")
@@ -751,50 +761,96 @@ def weakness_profile(summary: dict) -> str:
     return " ".join(parts)
 
 
-def _bottleneck_sentences(summary: dict) -> list[str]:
-    """The unresolved share, the most frequent bottleneck skill and the largest isolated-vs-whole gap."""
-    sentences = []
-    unresolved = summary["bottlenecks"].get(UNRESOLVED)
-    if unresolved and unresolved["n"] >= summary["min_support"]:
-        sentences.append(f"Of the tasks that needed help, {share_words(unresolved)} stayed unresolved (k = −1).")
-    skills = {name: values for name, values in summary["per_skill"].items() if name != UNMAPPED}
-    if not skills:
-        return sentences + ["No step has a mapped skill, so no skill is named."]
-    support = summary["min_support"]
-    risky = [(name, v) for name, v in skills.items() if v["bottleneck_rate"]["n"] >= support]
-    if risky:
-        name, values = max(risky, key=lambda item: (item[1]["bottleneck_rate"]["value"], item[1]["bottleneck_rate"]["n"]))
-        sentences.append(f"Highest bottleneck rate: when '{name}' was the next step to give to a task still unsolved, "
-                         f"giving it solved the task in {share_words(values['bottleneck_rate'])} of cases.")
-    gaps = [(name, v) for name, v in skills.items()
-            if v["isolated_vs_whole_gap"]["n"] >= support and v["isolated_vs_whole_gap"]["value"] is not None]
-    if gaps:
-        name, values = max(gaps, key=lambda item: item[1]["isolated_vs_whole_gap"]["value"])
-        gap = values["isolated_vs_whole_gap"]
-        if gap["value"] > 0:
-            sentences.append(
-                f"Largest isolated-vs-whole gap: '{name}' is answered alone in "
-                f"{share_words(values['isolated_accuracy'])} of its occurrences, while the tasks containing it are "
-                f"solved as asked in {share_words(values['whole_task_success'])}: gap {difference_words(gap)}.")
-    if not risky and not gaps:
-        sentences.append(f"No skill has the minimum support of {support} (at-risk steps or answered occurrences), "
-                         "so no skill is named.")
-    return sentences
-
-
 def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0,
-                  min_support: int = MIN_SUPPORT, verdicts: Sequence[Verdict] = ()) -> dict:
+                  min_support: int = MIN_SUPPORT, verdicts: Sequence[Verdict] = (), ladders: Sequence[Ladder] = (),
+                  funnel: dict | None = None) -> dict:
     """``summary.json`` of a run: per model, `summarize`, its `weakness_profile`, and (given the
-    run's ``verdicts``) the replies cut off by ``max_tokens`` per variant and level (`truncation_table`)."""
+    run's ``verdicts``) the replies cut off by ``max_tokens`` per variant and level (`truncation_table`);
+    ``funnel`` (`task_funnel`) as given, else ``None``."""
     truncation = truncation_table(verdicts)
     per_model = {}
     for model in sorted({o.model for o in items}):
         summary = summarize([o for o in items if o.model == model], n_resamples=n_resamples, seed=seed,
-                            min_support=min_support)
+                            min_support=min_support, ladders=ladders)
         summary["truncated"] = truncation[truncation["model"] == model].drop(columns="model").to_dict(orient="records")
         summary["weakness_profile"] = weakness_profile(summary) + truncation_words(summary["truncated"])
         per_model[model] = summary
-    return {"models": per_model}
+    return {"funnel": funnel, "models": per_model}
+
+
+DROP_REASONS = (
+    (r"^\d+ steps \(at most", "more than 6 steps"),
+    (r"^no (annotated )?steps?\b", "no step"),
+    (r"does not match the gold answer", "last step ≠ gold answer"),
+    (r"could not decide whether the last step", "judge undecided on the last step"),
+    (r"^a single step", "single step (drop_single_step)"),
+    (r"teacher failed scaffold level", "teacher failed a scaffold level"),
+    (r"could not decide the teacher's answer", "judge undecided on a scaffold level"),
+    (r"^expected \d+ scaffolds", "wrong number of variants"),
+)
+"""Drop reasons as the filters write them (`stages.decompose`, `stages.build_ladders`) → the funnel's names."""
+
+
+def drop_category(reason: str) -> str:
+    """The funnel's name for a filter's drop reason; any other reason of a teacher is "teacher: other".
+
+    Examples
+    --------
+    >>> drop_category("7 steps (at most 6)"), drop_category("last step answer '3' does not match the gold answer '4'")
+    ('more than 6 steps', 'last step ≠ gold answer')
+    """
+    return next((name for pattern, name in DROP_REASONS if re.search(pattern, reason)), "teacher: other")
+
+
+def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], ladders: Sequence[Ladder],
+                items: Sequence[Outcome]) -> dict:
+    """loaded → consistent → verified → evaluated, with the number of tasks dropped per reason.
+
+    *loaded*: tasks of 01; *consistent*: decompositions that passed the consistency filter;
+    *verified*: ladders whose every scaffold level the teacher verified; *evaluated*: verified
+    tasks with an outcome of some model. Tasks not (yet) decomposed or scaffolded — a teacher
+    unavailable, to be retried — and verified tasks no model answered are counted as such.
+
+    Examples
+    --------
+    >>> task_funnel([], [], [], [])
+    {'loaded': 0, 'consistent': 0, 'verified': 0, 'evaluated': 0, 'dropped': {}}
+    """
+    dropped: dict[str, int] = {}
+
+    def drop(reason: str, count: int = 1) -> None:
+        if count:
+            dropped[reason] = dropped.get(reason, 0) + count
+
+    consistent = {d.task_id for d in decompositions if d.consistent}
+    for d in decompositions:
+        if not d.consistent:
+            drop(drop_category(d.drop_reason or ""))
+    drop("not decomposed yet", len({t.task_id for t in tasks} - {d.task_id for d in decompositions}))
+    verified = {ladder.task_id for ladder in ladders if ladder.verified and ladder.task_id in consistent}
+    for ladder in ladders:
+        if not ladder.verified and ladder.task_id in consistent:
+            drop(drop_category(ladder.drop_reason or ""))
+    drop("not scaffolded yet", len(consistent - {ladder.task_id for ladder in ladders}))
+    evaluated = verified & {o.task_id for o in items}
+    drop("no model evaluated", len(verified - evaluated))
+    return {"loaded": len(tasks), "consistent": len(consistent), "verified": len(verified),
+            "evaluated": len(evaluated), "dropped": dict(sorted(dropped.items(), key=lambda item: -item[1]))}
+
+
+def funnel_words(funnel: dict | None) -> str:
+    """'Tasks: 1319 loaded → 1178 consistent → 1178 verified → 1178 evaluated; dropped: 92 last step ≠ …'.
+
+    Examples
+    --------
+    >>> funnel_words({"loaded": 3, "consistent": 2, "verified": 2, "evaluated": 2, "dropped": {"no step": 1}})
+    'Tasks: 3 loaded → 2 consistent → 2 verified → 2 evaluated; dropped: 1 no step.'
+    """
+    if not funnel:
+        return ""
+    reasons = ", ".join(f"{count} {reason}" for reason, count in funnel["dropped"].items()) or "none"
+    return (f"Tasks: {funnel['loaded']} loaded → {funnel['consistent']} consistent → {funnel['verified']} verified → "
+            f"{funnel['evaluated']} evaluated; dropped: {reasons}.")
 
 
 def truncation_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
@@ -853,27 +909,52 @@ def skill_report_table(summary: dict, max_rows: int = 15) -> pd.DataFrame:
     shown = [(name, e) for name, e in summary["per_skill"].items() if e["occurrences"] >= summary["min_support"]]
     return pd.DataFrame([{"skill": name, "occurrences": e["occurrences"],
                           "isolated accuracy": share_words(e["isolated_accuracy"]),
-                          "bottleneck rate": share_words(e["bottleneck_rate"]),
+                          "bottleneck rate (descriptive)": share_words(e["bottleneck_rate"]),
                           "isolated − whole (points)": ("–" if e["isolated_vs_whole_gap"]["value"] is None
                                                         else points(e["isolated_vs_whole_gap"]["value"]))}
                          for name, e in shown[:max_rows]])
 
 
+def diagnosis_table(diagnosis: dict) -> pd.DataFrame:
+    """The claims of one model's ``diagnosis`` block, one row each, formatted for the report."""
+    rows = [{"claim": f"weak skill '{e['skill']}'", "estimate": share_words(e["isolated_accuracy"]),
+             "compared with": f"other skills {share_words(e['others_accuracy'])}",
+             "Holm-adjusted p": f"{e['p_adjusted']:.2g}"} for e in diagnosis["weak_skill_evidence"]]
+    effect = diagnosis["composition_effect"]
+    if effect and effect["value"] is not None:
+        adjusted = diagnosis["composition_p_adjusted"]
+        rows.append({"claim": "fails to chain steps it can do alone" if diagnosis["composition_failure"]
+                     else "no composition failure detected", "estimate": f"{effect['name']} {difference_words(effect)}",
+                     "compared with": "0 (whole task as likely as every step alone)",
+                     "Holm-adjusted p": f"{adjusted:.2g}"})
+    return pd.DataFrame(rows, columns=["claim", "estimate", "compared with", "Holm-adjusted p"])
+
+
 def written_report(run: str, summary: dict) -> str:
-    """``report.md``: per model, the weakness profile and tables of levels, bottlenecks and skills."""
+    """``report.md``: the task funnel, then per model the weakness profile (diagnosis first) and tables
+    of the tested claims, levels, bottlenecks and skills."""
     parts = [f"# STaD summary: {run}\n"]
+    if summary.get("funnel"):
+        parts.append(f"{funnel_words(summary['funnel'])}\n")
     for model, numbers in summary["models"].items():
         label = f"{model} (simulated target)" if numbers["simulated"] else model
         parts.append(f"## {label}\n\n{numbers['weakness_profile']}\n")
         if not numbers["accuracy_original"]["n"]:
             continue
+        diagnosis = numbers["diagnosis"]
+        claims = diagnosis_table(diagnosis)
+        parts.append(f"### Diagnosis: {diagnosis['skills_tested']} skills tested, with the composition test, "
+                     f"Holm-corrected at α = {diagnosis['alpha']}\n\n"
+                     + (claims.to_markdown(index=False) if not claims.empty else "Nothing to test.") + "\n")
         parts.append(f"### Success per scaffold level\n\n{level_table(numbers).to_markdown(index=False)}\n")
         k_rows = [{"k": k, "share of determined tasks": share_words(e)} for k, e in numbers["k_share"].items()]
         reasons = undetermined_words(numbers["undetermined"]) or "none undetermined"
         parts.append(f"### Minimal scaffolding level k ({reasons})\n\n"
                      f"{pd.DataFrame(k_rows).to_markdown(index=False)}\n")
         if numbers["bottlenecks"]:
-            parts.append(f"### Bottlenecks\n\n{bottleneck_report_table(numbers).to_markdown(index=False)}\n")
+            parts.append("### Bottlenecks (descriptive: step k's skill depends on where the skill stands in its "
+                         f"tasks, see `stad_utils.definitions`)\n\n"
+                         f"{bottleneck_report_table(numbers).to_markdown(index=False)}\n")
         skills = skill_report_table(numbers)
         if not skills.empty:
             parts.append(f"### Skills with at least {numbers['min_support']} occurrences\n\n"

@@ -9,6 +9,7 @@ did not answer at a level are left out of that level's comparison (and counted).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Sequence
 
@@ -20,7 +21,8 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from .analysis import (answer_frame, difference_words, estimate, outcome_frame, paired_bootstrap,
                        percent_text, points, policy_of, share_estimates, share_words, step_frame, task_rates)
-from .definitions import ALPHA, MIN_SUPPORT, POWER, UNMAPPED
+from .claims import composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval
+from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, POWER, UNMAPPED
 from .records import Ladder, Outcome
 
 PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
@@ -93,11 +95,13 @@ def paired_test(differences: np.ndarray, single_sample: bool) -> tuple[str, floa
 
 def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
                   seed: int = 0) -> pd.DataFrame:
-    """Per scaffold level, on tasks both models answered there: their success, A − B with a paired
-    bootstrap interval, the paired test, and the minimal detectable difference.
+    """Per scaffold level, on tasks both models answered there: their success, A − B with its 95%
+    interval, the paired test, and the minimal detectable difference.
 
+    The interval (`paired_interval`) is Newcombe's score interval with one sample per task, else
+    the two-stage paired bootstrap from ``BOOTSTRAP_MIN_TASKS`` tasks on and none below.
     Columns: ``level``, ``tasks``, ``a``, ``b`` (success rates), ``difference``, ``low``, ``high``,
-    ``a_better``, ``b_better``, ``tied`` (tasks), ``test``, ``p_value``,
+    ``interval`` (its method), ``a_better``, ``b_better``, ``tied`` (tasks), ``test``, ``p_value``,
     ``minimal_detectable_difference``, ``population`` (which tasks were asked).
 
     Examples
@@ -112,8 +116,8 @@ def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_res
     ...                                               ].to_dict(orient="records")
     [{'level': 0, 'tasks': 2, 'difference': 0.5, 'a_better': 1, 'test': 'McNemar exact'}, {'level': 1, 'tasks': 1, 'difference': 0.0, 'a_better': 0, 'test': 'McNemar exact'}]
     """
-    columns = ["level", "tasks", "a", "b", "difference", "low", "high", "a_better", "b_better", "tied", "test",
-               "p_value", "minimal_detectable_difference", "population"]
+    columns = ["level", "tasks", "a", "b", "difference", "low", "high", "interval", "a_better", "b_better", "tied",
+               "test", "p_value", "minimal_detectable_difference", "population"]
     answers = answer_frame([o for o in items if o.model in (model_a, model_b)])
     rates = task_rates(answers[answers["variant"] == "curve"], ["model", "level"])
     rates = rates[rates["trials"] > 0].set_index(["level", "task_id"])[["model", "successes", "trials"]]
@@ -124,21 +128,131 @@ def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_res
         return pd.DataFrame(columns=columns)
     units["a"] = units["a_successes"] / units["a_trials"]
     units["b"] = units["b_successes"] / units["b_trials"]
-    intervals = paired_bootstrap(units, "level", n_resamples=n_resamples, seed=seed).set_index("level")
     later = PAIRED_LEVELS_ASKED[policy_of([o for o in items if o.model in (model_a, model_b)])]
     rows = []
     for level, group in units.groupby("level"):
         differences = (group["a"] - group["b"]).to_numpy()
-        test, p_value = paired_test(differences, bool((group[["a_trials", "b_trials"]] == 1).all(axis=None)))
+        single_sample = bool((group[["a_trials", "b_trials"]] == 1).all(axis=None))
+        test, p_value = paired_test(differences, single_sample)
+        low, high, method = paired_interval(group, single_sample, n_resamples=n_resamples, seed=seed)
         rows.append({"level": int(level), "tasks": len(group), "a": group["a"].mean(), "b": group["b"].mean(),
-                     "difference": differences.mean(), "low": intervals.at[level, "low"],
-                     "high": intervals.at[level, "high"], "a_better": int((differences > 0).sum()),
+                     "difference": differences.mean(), "low": low, "high": high, "interval": method,
+                     "a_better": int((differences > 0).sum()),
                      "b_better": int((differences < 0).sum()), "tied": int((differences == 0).sum()), "test": test,
                      "p_value": p_value,
                      "minimal_detectable_difference": minimal_detectable_difference(len(group),
                                                                                     float(np.mean(differences ** 2))),
                      "population": "all tasks" if level == 0 else later})
     return pd.DataFrame(rows, columns=columns)
+
+
+NEWCOMBE = "Newcombe score"
+BOOTSTRAP = "paired bootstrap"
+
+
+def paired_interval(units: pd.DataFrame, single_sample: bool, *, n_resamples: int = 1000,
+                    seed: int = 0) -> tuple[float, float, str]:
+    """(low, high, method) of the 95% interval of the mean of ``a − b`` over paired units.
+
+    One sample per unit: Newcombe's score interval on the 2 × 2 table of the units' outcomes
+    (`claims.paired_difference_interval`). Repeated samples: the two-stage paired bootstrap
+    (`analysis.paired_bootstrap`) from ``BOOTSTRAP_MIN_TASKS`` units on; below, no interval
+    (NaN, method ``"none: fewer than 30 tasks"``), because a percentile bootstrap over a handful
+    of tasks gives intervals that are too narrow (zero-width at n = 1).
+
+    Examples
+    --------
+    >>> units = pd.DataFrame({"task_id": ["t1"], "a": [1.0], "b": [1.0], "a_successes": [1], "a_trials": [1],
+    ...                       "b_successes": [1], "b_trials": [1]})
+    >>> low, high, method = paired_interval(units, single_sample=True)
+    >>> round(low, 2), round(high, 2), method
+    (-0.79, 0.79, 'Newcombe score')
+    """
+    if single_sample:
+        a, b = units["a"].to_numpy() > 0.5, units["b"].to_numpy() > 0.5
+        return (*paired_difference_interval((a & b).sum(), (a & ~b).sum(), (~a & b).sum(), (~a & ~b).sum()), NEWCOMBE)
+    if len(units) < BOOTSTRAP_MIN_TASKS:
+        return math.nan, math.nan, f"none: fewer than {BOOTSTRAP_MIN_TASKS} tasks"
+    row = paired_bootstrap(units.assign(group=0), "group", n_resamples=n_resamples, seed=seed).iloc[0]
+    return float(row["low"]), float(row["high"]), BOOTSTRAP
+
+
+def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *,
+                              min_support: int = MIN_SUPPORT, alpha: float = ALPHA) -> pd.DataFrame:
+    """Per skill, isolated accuracy of A and B on the same isolated questions, paired and Holm-corrected.
+
+    A unit is a step occurrence (task, step) both models answered alone; with repeated
+    samples, its cells are the products of the two models' per-occurrence rates (samples of A
+    and B are not paired with each other). Skills with at least ``min_support`` units are
+    tested: McNemar's exact test (two-sided) on the discordant units, Holm's adjustment over
+    the skills, Newcombe's score interval for A − B. Columns: ``skill``, ``n``, ``a``, ``b``,
+    ``difference``, ``low``, ``high``, ``p_value``, ``p_adjusted``, ``differs``; most
+    significant first.
+
+    Examples
+    --------
+    >>> def o(model, task, alone):
+    ...     return Outcome(task_id=task, model=model, source="s", n_steps=2, skills=["add", "sub"], curve=[None, None],
+    ...                    isolated=alone, k=None, non_monotonic=False, n_errors=0)
+    >>> items = [o("A", f"t{i}", [True, True]) for i in range(20)] + [o("B", f"t{i}", [True, i < 4]) for i in range(20)]
+    >>> table = skill_accuracy_comparison(items, "A", "B")
+    >>> table[["skill", "n", "difference", "differs"]].to_dict(orient="records")
+    [{'skill': 'sub', 'n': 20, 'difference': 0.8, 'differs': True}, {'skill': 'add', 'n': 20, 'difference': 0.0, 'differs': False}]
+    """
+    columns = ["skill", "n", "a", "b", "difference", "low", "high", "p_value", "p_adjusted", "differs"]
+    steps = step_frame([o for o in items if o.model in (model_a, model_b)])
+    steps = steps[steps["isolated"].notna() & (steps["skill"] != UNMAPPED)]
+    rates = steps.pivot_table(index=["task_id", "step", "skill"], columns="model", values="isolated", aggfunc="mean")
+    if rates.empty or not {model_a, model_b} <= set(rates.columns):
+        return pd.DataFrame(columns=columns)
+    rates = rates[[model_a, model_b]].dropna().reset_index()
+    rows = []
+    for skill, group in rates.groupby("skill"):
+        if len(group) < min_support:
+            continue
+        a, b = group[model_a].to_numpy(), group[model_b].to_numpy()
+        cells = [(a * b).sum(), (a * (1 - b)).sum(), ((1 - a) * b).sum(), ((1 - a) * (1 - b)).sum()]
+        low, high = paired_difference_interval(*cells)
+        rows.append({"skill": skill, "n": len(group), "a": a.mean(), "b": b.mean(), "difference": a.mean() - b.mean(),
+                     "low": low, "high": high, "p_value": mcnemar_exact(cells[1], cells[2])})
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    table = pd.DataFrame(rows)
+    table["p_adjusted"] = holm(table["p_value"])
+    table["differs"] = table["p_adjusted"] < alpha
+    return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
+
+
+def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
+                           seed: int = 0) -> dict | None:
+    """Each model's composition gap (`claims.composition_gap`) and their paired difference A − B.
+
+    The difference is over tasks where both have a gap (whole task and every step answered),
+    per task (whole − every step alone) of A minus that of B; its interval is the paired
+    bootstrap from ``BOOTSTRAP_MIN_TASKS`` tasks on (none below), its test Wilcoxon's
+    signed-rank test. ``None`` under policy ``on_failure``.
+    """
+    gaps = {model: composition_gap([o for o in items if o.model == model]) for model in (model_a, model_b)}
+    if any(gap is None for gap in gaps.values()):
+        return None
+    per_task = {}
+    for model in (model_a, model_b):
+        rows = [(o.task_id, float(o.curve[0]) - float(all(o.isolated))) for o in items
+                if o.model == model and o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated]
+        per_task[model] = pd.DataFrame(rows, columns=["task_id", "gap"]).groupby("task_id")["gap"].mean()
+    both = pd.concat(per_task, axis=1, join="inner")
+    differences = (both[model_a] - both[model_b]).to_numpy() if len(both) else np.array([])
+    if len(differences) >= BOOTSTRAP_MIN_TASKS:
+        units = pd.DataFrame({"task_id": both.index, "group": 0, "a_successes": differences, "a_trials": 1})
+        interval = paired_bootstrap(units, "group", n_resamples=n_resamples, seed=seed).iloc[0][["low", "high"]]
+        low, high = float(interval["low"]), float(interval["high"])
+    else:
+        low = high = math.nan
+    p_value = (float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0) \
+        if len(differences) else None
+    return {**{model: {key: gaps[model][key] for key in ("value", "ci95", "n", "name")} for model in gaps},
+            "difference": estimate(differences.mean() if len(differences) else math.nan, low, high, len(differences),
+                                   test="Wilcoxon signed-rank", p_value=p_value)}
 
 
 def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str) -> dict:
@@ -259,7 +373,9 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     ``levels``: `paired_levels` rows; ``accuracy_original``: each model's success as asked on
     the tasks both answered as asked (estimates); ``difference_original``: A − B there, with
     its test and minimal detectable difference; ``help_needed``: `help_comparison`;
-    ``profile``: `profile_comparison`; ``statement``: `comparison_statement`.
+    ``isolated_accuracy``: `skill_accuracy_comparison` records; ``composition``:
+    `composition_comparison`; ``profile``: `profile_comparison` (descriptive);
+    ``statement``: `comparison_statement`.
 
     Examples
     --------
@@ -275,12 +391,15 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
     levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed)
-    result = {"models": [model_a, model_b],
+    result = {"models": [model_a, model_b], "min_support": min_support,
               "simulated": sorted({o.model for o in items if o.simulated and o.model in (model_a, model_b)}),
               "n_tasks": len({o.task_id for o in items if o.model == model_a} & {o.task_id for o in items
                                                                                   if o.model == model_b}),
               "levels": levels.replace({np.nan: None}).to_dict(orient="records"),
               "help_needed": help_comparison(items, model_a, model_b),
+              "isolated_accuracy": skill_accuracy_comparison(items, model_a, model_b, min_support=min_support
+                                                             ).replace({np.nan: None}).to_dict(orient="records"),
+              "composition": composition_comparison(items, model_a, model_b, n_resamples=n_resamples, seed=seed),
               "profile": profile_comparison(items, model_a, model_b, n_permutations=n_permutations, seed=seed,
                                             min_support=min_support)}
     if not levels.empty and levels["level"].iloc[0] == 0:
@@ -352,8 +471,38 @@ def comparison_statement(result: dict) -> str:
         parts.append(f"No significant difference in the help needed detected (k differs on "
                      f"{help_numbers['k_differs_on']} of {help_numbers['n']} tasks, Wilcoxon "
                      f"{p_words(help_numbers['wilcoxon_p'])}).")
+    parts += _skill_sentences(result, a, b)
     parts.append(_profile_sentence(result, a, b, accuracy_differs, help_differs))
     return " ".join(parts)
+
+
+def _skill_sentences(result: dict, a: str, b: str) -> list[str]:
+    """Per-skill isolated accuracy (paired, Holm) and the composition gaps of the two models."""
+    sentences = []
+    skills = result.get("isolated_accuracy") or []
+    differing = [row for row in skills if row["differs"]]
+    for row in differing:
+        weaker, stronger = (a, b) if row["difference"] < 0 else (b, a)
+        interval = difference_words({"value": row["difference"], "ci95": [row["low"], row["high"]], "n": row["n"]})
+        sentences.append(f"Asked alone, {weaker} is right less often than {stronger} at '{row['skill']}': "
+                         f"{percent_text(row['a'])} vs {percent_text(row['b'])}, {a} − {b} = "
+                         f"{interval[:-1]}; McNemar exact, Holm-adjusted {p_words(row['p_adjusted'])}).")
+    if skills and not differing:
+        sentences.append(f"No skill's isolated accuracy differs significantly ({len(skills)} skill"
+                         f"{'' if len(skills) == 1 else 's'} with at least {result.get('min_support', MIN_SUPPORT)} "
+                         "steps both answered alone, McNemar exact, Holm-corrected).")
+    composition = result.get("composition")
+    if composition and composition["difference"]["n"]:
+        first, second = (composition[model] for model in result["models"])
+        difference = composition["difference"]
+        interval = ("no interval below 30 tasks" if difference["ci95"][0] is None
+                    else f"95% CI {points(difference['ci95'][0])} to {points(difference['ci95'][1])}")
+        verdict = ("differ significantly" if difference["p_value"] is not None and difference["p_value"] < ALPHA
+                   else "do not differ significantly")
+        sentences.append(f"Composition gap (whole task − every step alone): {a} {composition_words(first)}, {b} "
+                         f"{composition_words(second)}; they {verdict} ({a} − {b} = {points(difference['value'])} points, "
+                         f"{interval}, Wilcoxon {p_words(difference['p_value'])}, n = {difference['n']} tasks).")
+    return sentences
 
 
 def _profile_sentence(result: dict, a: str, b: str, accuracy_differs: bool, help_differs: bool) -> str:
@@ -371,7 +520,8 @@ def _profile_sentence(result: dict, a: str, b: str, accuracy_differs: bool, help
               f"largest at '{largest['skill']}': {a} {share_words(rates[0])}, {b} {share_words(rates[1])}")
     if help_differs:
         return (f"Their bottleneck profiles differ {where} ({detail}), but so does the help they need, which by "
-                "itself moves the bottleneck step: this is not evidence of different skill gaps.")
+                "itself moves the bottleneck step: the profiles cannot separate skill gaps from the help needed "
+                "(the isolated accuracies above can).")
     if accuracy_differs:
         return f"{where[0].upper()}{where[1:]} they are also blocked at different skills ({detail})."
     return f"Their accuracy as asked does not differ significantly, yet {where} they are blocked at different skills " \
@@ -383,7 +533,7 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
 
     Per task, each success is its per-task rate over samples; tasks need the level K−2 and both
     isolated steps answered. Columns: ``model``, ``first``, ``second``, ``tasks``, ``composed``,
-    ``expected``, ``gap``. ``rename`` maps skills to shown names (folding). Raises `ValueError`
+    ``expected``, ``gap`` and its Newcombe 95% interval ``low``, ``high``. ``rename`` maps skills to shown names (folding). Raises `ValueError`
     under policy ``on_failure`` (see `definitions`, Policies).
 
     Examples
@@ -394,7 +544,8 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
     ...                    isolated=isolated, k=None, non_monotonic=False, n_errors=0)
     >>> pair_composition_gaps([o("t1", [False, True], [True, True]), o("t2", [True, True], [True, False])]
     ...                       ).to_dict(orient="records")
-    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0}]
+    ... # doctest: +ELLIPSIS
+    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0, 'low': -0.81..., 'high': 0.81...}]
     """
     if policy_of(items) == "on_failure":
         raise ValueError(PAIR_GAP_REFUSAL)
@@ -406,10 +557,19 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
                                         "alone_second"])
     per_task = frame.groupby(["model", "task_id", "first", "second"]).mean().reset_index()
     per_task["expected"] = per_task["alone_first"] * per_task["alone_second"]
+    composed, expected = per_task["composed"], per_task["expected"]
+    per_task["both"], per_task["composed_only"] = composed * expected, composed * (1 - expected)
+    per_task["alone_only"], per_task["neither"] = (1 - composed) * expected, (1 - composed) * (1 - expected)
     grouped = per_task.groupby(["model", "first", "second"]).agg(
-        tasks=("composed", "size"), composed=("composed", "mean"), expected=("expected", "mean")).reset_index()
+        tasks=("composed", "size"), composed=("composed", "mean"), expected=("expected", "mean"),
+        both=("both", "sum"), composed_only=("composed_only", "sum"), alone_only=("alone_only", "sum"),
+        neither=("neither", "sum")).reset_index()
     grouped["gap"] = grouped["composed"] - grouped["expected"]
-    return grouped
+    intervals = [paired_difference_interval(*cells) for cells in
+                 grouped[["both", "composed_only", "alone_only", "neither"]].itertuples(index=False)]
+    grouped["low"], grouped["high"] = ([bound for bound, _ in intervals], [bound for _, bound in intervals]) \
+        if intervals else ([], [])
+    return grouped[["model", "first", "second", "tasks", "composed", "expected", "gap", "low", "high"]]
 
 
 def _mentions(text: str, value: str) -> bool:
@@ -464,10 +624,20 @@ def comparison_table(comparison: dict) -> pd.DataFrame:
     """Every paired level of every model pair, formatted for a notebook or report."""
     return pd.DataFrame([[c["models"][0], c["models"][1], row["level"], row["tasks"], percent_text(row["a"]),
                           percent_text(row["b"]), points(row["difference"]),
-                          f"{points(row['low'])} to {points(row['high'])}", row["test"], p_text(row["p_value"]),
+                          "none (< 30 tasks)" if row["low"] is None else f"{points(row['low'])} to {points(row['high'])}",
+                          row["test"], p_text(row["p_value"]),
                           "–" if row["minimal_detectable_difference"] is None
                           else f"{row['minimal_detectable_difference'] * 100:.0f}", row["population"]]
                          for c in comparison["comparisons"] for row in c["levels"]], columns=COMPARISON_COLUMNS)
+
+
+def skill_comparison_table(result: dict) -> pd.DataFrame:
+    """One pair's `skill_accuracy_comparison`, formatted for a notebook or report."""
+    a, b = result["models"]
+    return pd.DataFrame([{"skill": row["skill"], "steps both answered": row["n"], f"{a} alone": percent_text(row["a"]),
+                          f"{b} alone": percent_text(row["b"]), "A − B (points)": points(row["difference"]),
+                          "95% CI": f"{points(row['low'])} to {points(row['high'])}",
+                          "Holm-adjusted p": p_text(row["p_adjusted"])} for row in result.get("isolated_accuracy") or []])
 
 
 def comparison_report(comparison: dict) -> str:
@@ -482,7 +652,12 @@ def comparison_report(comparison: dict) -> str:
         parts.append(f"### {a} vs {b}\n\n{c['statement']}\n")
         if not rows.empty:
             parts.append(f"Paired success per scaffold level (A = {a}, B = {b}; differences in percentage points, "
-                         f"95% paired bootstrap intervals):\n\n{rows.to_markdown(index=False, disable_numparse=True)}\n")
+                         "95% Newcombe score intervals, or paired bootstrap with repeated samples and none below "
+                         f"{BOOTSTRAP_MIN_TASKS} tasks):\n\n{rows.to_markdown(index=False, disable_numparse=True)}\n")
+        skills = skill_comparison_table(c)
+        if not skills.empty:
+            parts.append(f"Isolated accuracy per skill on the same questions (McNemar exact, Holm-corrected):\n\n"
+                         f"{skills.to_markdown(index=False, disable_numparse=True)}\n")
     validity = comparison["validity"]
     parts.append(f"### Validity checks\n\n{validity['possible_leakage']} ladder(s) may leak the answer in a variant; "
                  f"{validity['non_monotonic']} outcome(s) are non-monotonic; "

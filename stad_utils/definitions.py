@@ -60,7 +60,8 @@ Bottlenecks
     (k = −1 or k ≥ i): the task was still unsolved with s the next step to be given.
 *bottleneck rate* of s
     Bottleneck occurrences of s over its at-risk occurrences: how often giving s solved a
-    task that was unsolved with s next. It does not grow with how early s comes.
+    task that was unsolved with s next. Descriptive only (see *Claims*): it depends on where
+    s stands and on the steps that follow it, so no sentence names a skill by it.
 *needed-scaffold share* of s
     The old "blocking rate", kept only under this name: the share of occurrences of s
     inside steps 1…k (all K steps when k = −1). Earlier steps are inside more often
@@ -87,12 +88,23 @@ Skills alone and in composition
     Share of the occurrences of s whose task was solved as asked (level 0).
 *isolated-vs-whole gap* of s
     Isolated accuracy − whole-task success, paired on the occurrences where both are
-    answered. Large: s is done alone, but the tasks that contain it fail whole. It
-    compares a step with a whole task, so it is not a composition gap.
+    answered. Descriptive only: it compares one step with a whole task, which has more
+    steps, so it is positive even for a model without any weakness; it is not a composition
+    measure and no sentence quotes it.
+*composition gap* (the composition measure of 06 and 07)
+    Whole-task success as asked − success of every step of the task asked alone, per task
+    (per-task rates over samples), averaged over the tasks where level 0 and every isolated
+    step are answered. Negative: the model fails to chain steps it can do alone. Every step
+    of the task counts, whatever its position; 0 when chaining costs nothing (also when a
+    step's success is noisy, as long as it is as likely alone as in the chain).
 *pair composition gap* of skills (a, b) (as in Compositional GSM)
-    Over tasks whose last two steps have skills a, b: success at level K−2 (only those
-    two steps left) minus the product of the two steps' isolated successes, averaged
-    over tasks. Negative: the model composes the two worse than doing each alone predicts.
+    The composition gap of the last two steps only: success at level K−2 (only those two
+    steps left) − the product of the two steps' isolated successes, averaged over tasks
+    whose last two steps have skills a, b. Same sign: negative = fails to chain.
+*composition penalty* c (08_validate and the simulated target only)
+    The chance that one link of a chain fails although the steps it joins would each be
+    done alone (`stad_utils.simulate`); positive = fails to chain. Under that model a task of
+    K steps has expected composition gap −Π p(skill_i) · (1 − (1 − c)^(K−1)).
 *help from content* at level j
     Success of scaffold j − success of placebo j, paired on tasks where both were
     answered. A placebo is as long as scaffold j but only restates givens, so the
@@ -115,8 +127,11 @@ Uncertainty and words
     share, each unit's value its per-task rate. With repeated samples it is conservative:
     a rate's variance is at most p(1 − p).
 *difference interval*
-    Paired percentile bootstrap: resample tasks with replacement and, within each drawn
-    task, its samples (each side independently), 1,000 times by default.
+    With one sample per task, Newcombe's score interval for a paired difference of shares
+    (method 10: the two Wilson intervals combined with the pairs' correlation), which keeps
+    its coverage at n ≤ 10. With repeated samples, a paired percentile bootstrap (resample
+    tasks with replacement and, within each drawn task, its samples, each side
+    independently; 1,000 times), and no interval below ``BOOTSTRAP_MIN_TASKS`` tasks.
 *paired test* at level j
     On tasks both models answered at level j: McNemar's exact test when every task has one
     sample, else the Wilcoxon signed-rank test of the per-task rate differences.
@@ -134,6 +149,37 @@ Uncertainty and words
 *minimum support*
     No sentence names a skill with fewer than ``MIN_SUPPORT`` units behind its rate, and
     none names ``UNMAPPED`` (steps without a skill).
+
+Claims
+------
+What a sentence may claim is decided by `stad_utils.claims`, the one module 06, 07 and 08
+share; the report's sentences are written from each model's ``diagnosis`` block.
+
+*weak skill*
+    A skill (with at least ``MIN_SUPPORT`` answered isolated questions) whose isolated
+    accuracy is lower than that of all other steps by a one-sided Fisher exact test, after
+    Holm's correction over the skills tested and the composition test (α = 0.05). Its
+    *effect* is the deficit, other steps' accuracy − its accuracy; flagged skills are ranked
+    by it. A step asked alone does not depend on where it stands, so neither does the rank.
+*composition failure*
+    A composition gap below 0 by a one-sided McNemar exact test (tasks with every step right
+    alone and the whole wrong, against the reverse), in the same Holm family.
+*smallest detectable effect*
+    When nothing is flagged: the smallest deficit that the first Holm step (level α over
+    the family's size) detects with 80% power for the most-asked skill (arcsine transform of
+    the two proportions, Cohen's h, close to Fisher's power near 0.95); rarer skills need more.
+
+Why the bottleneck rate no longer names skills. Under a control whose every step is done
+alone with chance 0.95 and chained without cost, on the 1,178 kept GSM8K tasks
+(`python benchmarks/diagnosis_calibration.py`, section "Bottleneck rate by step position"),
+the bottleneck rate of a step is 0.50 one step before the last, 0.32 two steps before, then
+0.28, 0.21 and 0.14 (10 runs, 142–1,143 at-risk steps per position), while its isolated accuracy
+is 0.94–0.95 everywhere; a last step is never at risk. So the highest bottleneck rate names
+the skill that most often comes one step before the last (issue 15: some skill was named so in
+90% of ~90-task controls), and a weak skill that is mostly a last step is seldom at risk. Adjusting the rate for position would need the model's own
+per-step accuracies, which the isolated questions measure directly: the diagnosis therefore
+leads with isolated accuracy and the composition gap, and the bottleneck rate stays in the
+descriptive tables.
 """
 
 from __future__ import annotations
@@ -153,6 +199,9 @@ POWER = 0.8
 
 CONFIDENCE = 0.95
 """Coverage of every interval."""
+
+BOOTSTRAP_MIN_TASKS = 30
+"""Fewest tasks for a bootstrap interval; below, only an exact or score interval is given, or none."""
 
 UNMAPPED = "unmapped"
 """The skill of a step that has no `StepSkill` record."""

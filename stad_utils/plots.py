@@ -255,7 +255,7 @@ def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_suppor
     names = model_names(items)
     fig, axes = plt.subplots(1, 2, figsize=(14, 2.5 + 0.5 * len(order) * max(1, len(names) / 1.5)), sharey=True)
     for ax, measure, n, label in ((axes[0], "isolated_accuracy", "isolated_n", "accuracy asked alone"),
-                                  (axes[1], "bottleneck_rate", "at_risk", "bottleneck rate (when next to give)")):
+                                  (axes[1], "bottleneck_rate", "at_risk", "bottleneck rate (descriptive)")):
         _grouped_bars(ax, table.rename(columns={measure: "value", f"{measure}_low": "low", f"{measure}_high": "high",
                                                 n: "n"}), "skill", order, names, horizontal=True,
                       min_support=min_support)
@@ -304,7 +304,8 @@ def plot_paired_differences(comparison: dict):
     ax.set_xticks(range(len(levels)), [f"{level}\nn≥{tasks[level]}" for level in levels])
     ax.axhline(0, color="black", linewidth=1)
     ax.set(xlabel="scaffold level j; n = tasks both answered", ylabel="success A − B", ylim=(-1, 1))
-    _titled(fig, ax, title, "95% paired bootstrap intervals over tasks (and samples within a task).")
+    _titled(fig, ax, title, "95% Newcombe score intervals (one sample per task); paired bootstrap with repeated "
+                            "samples, none below 30 tasks.")
     _finish_with_legend(fig, ax)
     return fig
 
@@ -377,9 +378,10 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN)
     return fig
 
 
-def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6):
-    """Pair composition gap of the last two steps' skills, one panel per model, each cell with its task count."""
-    title = "Pair composition gap: success with two steps left − product alone"
+def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6, min_support: int = MIN_SUPPORT):
+    """Pair composition gap of the last two steps' skills, one panel per model: cells with at least
+    ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks)."""
+    title = "Pair composition gap: success with two steps left − product alone (negative = fails to chain)"
     if policy_of(items) == "on_failure":
         return placeholder(title, PAIR_GAP_REFUSAL)
     gaps = pair_composition_gaps(items, rename=skill_folding(items, max_shown))
@@ -393,19 +395,24 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6):
     columns = 1 if len(models) <= 2 else 2
     panel_rows = math.ceil(len(models) / columns)
     fig, axes = plt.subplots(panel_rows, columns, squeeze=False,
-                             figsize=(columns * (4.5 + 0.6 * len(skills)), panel_rows * (3.2 + 0.6 * len(skills))))
+                             figsize=(columns * (4.5 + 0.8 * len(skills)), panel_rows * (3.2 + 0.65 * len(skills))))
     for ax in axes.flat[len(models):]:
         ax.set_visible(False)
     for ax, model in zip(axes.flat, models):
-        rows = gaps[gaps["model"] == model]
-        gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=skills, columns=skills)
+        rows = gaps[gaps["model"] == model].assign(
+            label=lambda t: [f"{g:+.2f}\n[{lo:+.2f}, {hi:+.2f}]\nn={n:.0f}" if n >= min_support else f"n={n:.0f}"
+                             for g, lo, hi, n in zip(t["gap"], t["low"], t["high"], t["tasks"])])
         tasks = rows.pivot(index="first", columns="second", values="tasks").reindex(index=skills, columns=skills)
-        labels = np.where(tasks.notna(), gap.map(lambda v: f"{v:+.2f}") + tasks.map(lambda n: f"\nn={n:.0f}"), "")
-        _annotated_heatmap(ax, gap, labels, [one_line(s) for s in skills], [one_line(s) for s in skills],
-                           label="gap", rotate_columns=True, fontsize=10, vmin=-1, vmax=1, center=0, cmap="vlag")
+        gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=skills, columns=skills)
+        labels = rows.pivot(index="first", columns="second", values="label").reindex(index=skills, columns=skills)
+        _annotated_heatmap(ax, gap.where(tasks >= min_support), labels.fillna("").to_numpy(),
+                           [one_line(s) for s in skills], [one_line(s) for s in skills], label="pair composition gap",
+                           rotate_columns=True, fontsize=9, vmin=-1, vmax=1, center=0, cmap="vlag")
         ax.set(title=textwrap.fill(names[model], 48), xlabel="last step's skill", ylabel="previous step's skill")
     fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 5.5)), fontsize="large")
-    fig.tight_layout()
+    fig.text(0.5, 0.005, f"[ ]: 95% Newcombe interval; grey: fewer than {min_support} tasks", ha="center",
+             fontsize="x-small", color="dimgray")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
 
 
@@ -455,10 +462,11 @@ def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, mi
     return figures
 
 
-def comparison_figures(items: Sequence[Outcome], comparison: dict, *, max_shown: int = MAX_SHOWN) -> dict:
+def comparison_figures(items: Sequence[Outcome], comparison: dict, *, max_shown: int = MAX_SHOWN,
+                       min_support: int = MIN_SUPPORT) -> dict:
     """The figures of ``07_compare`` by file name."""
     return {"compare_k_shares": plot_k_shares(items), "compare_success_by_level": plot_success_by_level(items),
             "compare_differences": plot_paired_differences(comparison),
             "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison["min_support"]),
             "compare_isolated_vs_whole": plot_isolated_vs_whole(items, max_shown),
-            "compare_pair_gaps": plot_pair_gaps(items)}
+            "compare_pair_gaps": plot_pair_gaps(items, min_support=min_support)}

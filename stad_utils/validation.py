@@ -5,11 +5,10 @@ penalty) answers generated tasks; the chain runs as for any model (`run_chain`: 
 oracle teacher's ladders → skills → evaluate → outcomes), and two read-outs of the outcomes
 are compared with what was planted.
 
-**Weak skills** (`flag_weak_skills`). For each skill *s*, a one-sided Fisher exact test of
-"a step of *s* asked alone is answered right as often as a step of any other skill" against
-"less often", on the 2 × 2 table (*s*, every other skill) × (right, wrong) over the decided
-isolated questions, each distinct question (and sample) counted once: a question that several
-tasks share word for word is one observation, not several. The p-values of all skills are
+**Weak skills** (`stad_utils.claims.flag_weak_skills`, the rule the report's diagnosis uses).
+For each skill *s*, a one-sided Fisher exact test of "a step of *s* asked alone is answered
+right as often as a step of any other skill" against "less often", over the decided isolated
+questions, each distinct question (and sample) counted once; the p-values of all skills are
 adjusted with Holm's step-down method and a skill is flagged when its adjusted p-value is
 below α (0.05): the chance of flagging any skill of a target without weaknesses is then at
 most α, however many skills there are. Precision and recall compare the flagged skills with
@@ -38,9 +37,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq, minimize_scalar
-from scipy.stats import chi2, fisher_exact
-from statsmodels.stats.multitest import multipletests
+from scipy.stats import chi2
 
+from .claims import flag_weak_skills
 from .client import EndpointConfig
 from .metrics import outcomes as outcomes_of
 from .records import Ladder, Outcome, StepSkill, Task
@@ -99,61 +98,6 @@ def run_chain(n_tasks: int, simulation: dict, *, seed: int = 0, families: Sequen
     verdicts = (target.direct_verdicts(placebo=placebo) if store is None
                 else evaluate(ladders, target, store, placebo=placebo, progress=False))
     return Chain(tasks, ladders, skills, target, outcomes_of(ladders, verdicts, skills))
-
-
-def _isolated_answers(items: Sequence[Outcome], ladders: Sequence[Ladder]) -> pd.DataFrame:
-    """One row per distinct isolated question and sample that has a decided answer: ``skill``, ``right``.
-
-    A question asked in several tasks keeps the answer of its first occurrence.
-    """
-    questions = {(ladder.task_id, step): text for ladder in ladders
-                 for step, text in enumerate(ladder.isolated, start=1)}
-    rows = [(questions[o.task_id, step], o.sample, skill, alone) for o in items
-            for step, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1) if alone is not None]
-    answers = pd.DataFrame(rows, columns=["question", "sample", "skill", "right"])
-    return answers.drop_duplicates(["question", "sample"])[["skill", "right"]]
-
-
-def flag_weak_skills(items: Sequence[Outcome], ladders: Sequence[Ladder], *, alpha: float = 0.05) -> pd.DataFrame:
-    """Per skill: isolated accuracy against every other skill's, Fisher's test, Holm's adjustment, the flag.
-
-    See the module docstring for the rule. ``items`` are one model's outcomes, ``ladders``
-    their ladders (which name each isolated question). Columns: ``skill``, ``right``,
-    ``asked`` (distinct decided isolated questions), ``accuracy``, ``rest_accuracy``,
-    ``p_value``, ``p_holm``, ``flagged``; lowest p-value first.
-
-    Examples
-    --------
-    >>> from stad_utils.records import Step, Task
-    >>> def ladder(task):
-    ...     return Ladder(task=Task(task_id=task, source="s", question="Q?", answer="1"), teacher="t",
-    ...                   steps=[Step(description="d", answer="1")] * 2, scaffolds=["S?"],
-    ...                   isolated=[f"{task}: add?", f"{task}: sub?"])
-    >>> def outcome(task, isolated):
-    ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["add", "sub"],
-    ...                    curve=[None, None], isolated=isolated, k=None, non_monotonic=False, n_errors=0)
-    >>> tasks = [f"t{i}" for i in range(40)]
-    >>> table = flag_weak_skills([outcome(t, [True, i % 4 == 0]) for i, t in enumerate(tasks)], map(ladder, tasks))
-    >>> table[["skill", "right", "asked", "flagged"]].to_dict(orient="records")
-    [{'skill': 'sub', 'right': 10, 'asked': 40, 'flagged': True}, {'skill': 'add', 'right': 40, 'asked': 40, 'flagged': False}]
-    """
-    if len({o.model for o in items}) > 1:
-        raise ValueError("flag_weak_skills compares the skills of one model; got outcomes of several")
-    answers = _isolated_answers(items, list(ladders))
-    columns = ["skill", "right", "asked", "accuracy", "rest_accuracy", "p_value", "p_holm", "flagged"]
-    if answers.empty:
-        return pd.DataFrame(columns=columns)
-    table = answers.groupby("skill")["right"].agg(right="sum", asked="size").reset_index()
-    rest_right, rest_asked = table["right"].sum() - table["right"], table["asked"].sum() - table["asked"]
-    table["accuracy"] = table["right"] / table["asked"]
-    table["rest_accuracy"] = rest_right / rest_asked.where(rest_asked > 0)
-    table["p_value"] = [fisher_exact([[right, asked - right], [others_right, others - others_right]],
-                                     alternative="less").pvalue if others else 1.0
-                        for right, asked, others_right, others in zip(table["right"], table["asked"], rest_right,
-                                                                      rest_asked)]
-    table["flagged"], table["p_holm"], _, _ = multipletests(table["p_value"], alpha=alpha, method="holm")
-    table["right"] = table["right"].astype(int)
-    return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 
 
 def _chain_items(items: Sequence[Outcome]) -> tuple[np.ndarray, np.ndarray]:

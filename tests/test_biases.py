@@ -48,11 +48,18 @@ def test_a_misspelt_policy_is_an_error():
         summarize(items)
 
 
-def test_the_named_blocker_is_the_bottleneck_step_not_the_earliest_step():
+def test_the_bottleneck_is_the_step_whose_provision_solved_the_task_not_the_earliest_step():
     # every task needs steps 1 and 2 given (k = 2): giving 'read' never helped, giving 'sub' always did
     items = [outcome(f"t{i}", [False, False, True], [False, True, True]) for i in range(10)]
+    per_skill = summarize(items)["per_skill"]
+    assert per_skill["sub"]["bottleneck_rate"]["value"] == 1 and per_skill["read"]["bottleneck_rate"]["value"] == 0
+
+
+def test_the_written_profile_names_a_skill_by_its_tested_isolated_accuracy_not_its_bottleneck_rate():
+    # every task needs steps 1 and 2 given, but only 'read' fails when asked alone
+    items = [outcome(f"t{i}", [False, False, True], [False, True, True]) for i in range(10)]
     profile = weakness_profile(summarize(items))
-    assert "'sub'" in profile and "'read'" not in profile
+    assert "'read' (asked alone, right in 0%" in profile and "'sub'" not in profile
 
 
 def test_equal_accuracy_and_different_k_on_the_same_tasks_is_not_called_a_skill_difference():
@@ -87,12 +94,11 @@ def test_one_name_per_composition_quantity():
 
 
 def test_the_written_profile_respects_sample_size():
-    # 'rare' is the bottleneck of its 3 tasks; 'sub' of 8 of its 20
-    items = [outcome(f"r{i}", [False, True], [True, True], ["rare", "mul"]) for i in range(3)]
-    items += [outcome(f"s{i}", [i >= 8, True] if i % 2 else [False, False], [True, True], ["sub", "mul"])
-              for i in range(20)]
+    # 'rare' fails alone in its 3 tasks; 'sub' in 12 of its 20
+    items = [outcome(f"r{i}", [False, True], [False, True], ["rare", "mul"]) for i in range(3)]
+    items += [outcome(f"s{i}", [False, True], [i < 8, True], ["sub", "mul"]) for i in range(20)]
     profile = weakness_profile(summarize(items))
-    assert "'rare'" not in profile  # 3 < the minimum support of 5
+    assert "'rare'" not in profile  # 3 < the minimum support of 5: not tested
     assert "'sub'" in profile and "95% CI" in profile
 
 
