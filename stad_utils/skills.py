@@ -223,7 +223,7 @@ class SkillMapper:
         self.labels_ = np.array([order[label] for label in labels], dtype=int)
         self.n_clusters_ = len(order)
         readable = self.texts_ if self.cluster_on_ == "skill" else [step.description for step in steps]
-        self.names_ = {c: readable[self._central_step(vectors, c)] for c in range(self.n_clusters_)}
+        self.names_ = {c: self._central_text(vectors, c, readable) for c in range(self.n_clusters_)}
         return self
 
     def _cluster(self, vectors: np.ndarray, n_distinct: int) -> np.ndarray:
@@ -249,10 +249,16 @@ class SkillMapper:
         self.criterion_value_ = float(scores[best])
         return clusterings[best]
 
-    def _central_step(self, vectors: np.ndarray, cluster: int) -> int:
+    def _central_text(self, vectors: np.ndarray, cluster: int, texts: Sequence[str]) -> str:
+        """The text of the cluster's most central member; near-ties go to the first text alphabetically.
+
+        Two members of a two-member cluster are equally central, and which one float noise favours
+        changes with the BLAS build: the tolerance keeps a skill's name the same on every machine.
+        """
         members = np.flatnonzero(self.labels_ == cluster)
-        centre = vectors[members].mean(axis=0)
-        return int(members[np.argmax(vectors[members] @ centre)])
+        centrality = vectors[members] @ vectors[members].mean(axis=0)
+        central = members[centrality >= centrality.max() - 1e-6]
+        return min(texts[i] for i in central)
 
 
 def map_skills(ladders: Sequence[Ladder], mapper: SkillMapper, skill_source: str = "cluster") -> list[StepSkill]:
