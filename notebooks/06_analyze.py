@@ -57,7 +57,7 @@ import json
 from IPython.display import Markdown, display
 
 from stad_utils import Outcome, RunPaths, Verdict, read_records, summarize_run, written_report
-from stad_utils.analysis import k_stability, usage_table
+from stad_utils.analysis import k_stability, usage_report, usage_table
 from stad_utils.metrics import latest_verdicts
 from stad_utils.plots import analysis_figures
 
@@ -84,9 +84,9 @@ for name, figure in analysis_figures(results, max_shown=max_shown, min_support=m
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-usage  # model calls, cache hits, tokens and seconds per stage, role and model
+usage_report(usage)  # model calls, cache hits, tokens and seconds per stage, role and model
 
-# %% [markdown]
+# %% [markdown] tags=["notebook-only"]
 # **Read the failures.** Each task's question, steps, variants and the model's replies with their
 # verdicts, filtered by k, skill, judge stage or validity flag (the same view is at the end of
 # `report.html`, which opens in any browser without a kernel).

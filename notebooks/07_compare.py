@@ -29,9 +29,9 @@
 #   where *both* models needed help. A profile difference is read as "blocked at different
 #   skills" only when the help needed does not differ as well — otherwise the extra help alone
 #   moves the bottleneck step;
-# * figures: k shares, success per level, the paired differences, a skill × model heatmap of
-#   bottleneck rates, each skill alone vs whole, and the pair composition gap of the last two
-#   steps' skills (every cell with its count);
+# * figures (k shares and success per level are 06's): the paired differences, a skill × model
+#   heatmap of bottleneck rates, each skill alone vs whole, and the pair composition gap of the
+#   last two steps' skills (every cell with its count);
 # * validity checks on the variants (possible answer leakage, non-monotonic curves).
 #
 # The sentences, tables and checks are appended to `report.md` after 06's summary.
@@ -80,9 +80,9 @@ for name, figure in comparison_figures(results, comparison, max_shown=max_shown)
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-from stad_utils.browser import browser_widget, disagreements
+from stad_utils.browser import browser_widget, disagreement_table
 
-disagreements([run_dir, *other_runs])
+disagreement_table([run_dir, *other_runs])
 
 # %%
 # NBVAL_IGNORE_OUTPUT

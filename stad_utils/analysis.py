@@ -28,6 +28,7 @@ from scipy import sparse
 from statsmodels.stats.proportion import proportion_confint
 
 from .definitions import CONFIDENCE, MIN_SUPPORT, UNMAPPED, UNRESOLVED, check_policy
+from .escaping import markdown_text
 from .metrics import k_distribution
 from .records import Outcome, Verdict
 
@@ -859,28 +860,36 @@ def skill_report_table(summary: dict, max_rows: int = 15) -> pd.DataFrame:
                          for name, e in shown[:max_rows]])
 
 
+def markdown_table(table: pd.DataFrame) -> str:
+    """A table for ``report.md``, every cell (and header) escaped: skill and model names are data."""
+    escaped = table.rename(columns=markdown_text).map(lambda cell: markdown_text(cell) if isinstance(cell, str) else cell)
+    return escaped.to_markdown(index=False, disable_numparse=True)
+
+
 def written_report(run: str, summary: dict) -> str:
-    """``report.md``: per model, the weakness profile and tables of levels, bottlenecks and skills."""
-    parts = [f"# STaD summary: {run}\n"]
+    """``report.md``: per model, the weakness profile and tables of levels, bottlenecks and skills.
+
+    Every name and sentence is escaped for markdown (`stad_utils.escaping.markdown_text`): a
+    skill or model name shows as typed, never as a tag or a link.
+    """
+    parts = [f"# STaD summary: {markdown_text(run)}\n"]
     for model, numbers in summary["models"].items():
         label = f"{model} (simulated target)" if numbers["simulated"] else model
-        parts.append(f"## {label}\n\n{numbers['weakness_profile']}\n")
+        parts.append(f"## {markdown_text(label)}\n\n{markdown_text(numbers['weakness_profile'])}\n")
         if not numbers["accuracy_original"]["n"]:
             continue
-        parts.append(f"### Success per scaffold level\n\n{level_table(numbers).to_markdown(index=False)}\n")
+        parts.append(f"### Success per scaffold level\n\n{markdown_table(level_table(numbers))}\n")
         k_rows = [{"k": k, "share of determined tasks": share_words(e)} for k, e in numbers["k_share"].items()]
         reasons = undetermined_words(numbers["undetermined"]) or "none undetermined"
-        parts.append(f"### Minimal scaffolding level k ({reasons})\n\n"
-                     f"{pd.DataFrame(k_rows).to_markdown(index=False)}\n")
+        parts.append(f"### Minimal scaffolding level k ({reasons})\n\n{markdown_table(pd.DataFrame(k_rows))}\n")
         if numbers["bottlenecks"]:
-            parts.append(f"### Bottlenecks\n\n{bottleneck_report_table(numbers).to_markdown(index=False)}\n")
+            parts.append(f"### Bottlenecks\n\n{markdown_table(bottleneck_report_table(numbers))}\n")
         skills = skill_report_table(numbers)
-        if not skills.empty:
-            parts.append(f"### Skills with at least {numbers['min_support']} occurrences\n\n"
-                         f"{skills.to_markdown(index=False)}\n")
+        parts.append(f"### Skills with at least {numbers['min_support']} occurrences\n\n"
+                     + (f"{markdown_table(skills)}\n" if not skills.empty else "None.\n"))
         if any(row["cut_off"] for row in numbers.get("truncated", [])):
             cut = pd.DataFrame(numbers["truncated"]).assign(share=lambda t: t["share"].map("{:.0%}".format))
-            parts.append(f"### Replies cut off by max_tokens\n\n{cut.to_markdown(index=False)}\n")
+            parts.append(f"### Replies cut off by max_tokens\n\n{markdown_table(cut)}\n")
     return "\n".join(parts)
 
 
@@ -899,3 +908,11 @@ def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
         table["cost_usd"] = (table["prompt_tokens"] * rate.map(lambda r: r.get("prompt", float("nan")))
                              + table["completion_tokens"] * rate.map(lambda r: r.get("completion", float("nan")))) / 1e6
     return table
+
+
+def usage_report(table: pd.DataFrame):
+    """`usage_table` for reading: counts with thousands separators, seconds to a tenth, cost to the cent, no index."""
+    formats = {**dict.fromkeys(["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens"], "{:,.0f}"),
+               "seconds": "{:,.1f}", "cost_usd": "${:,.2f}"}
+    return table.style.hide(axis="index").format({column: form for column, form in formats.items() if column in table},
+                                                 na_rep="–")
