@@ -296,7 +296,7 @@ def browser_data(run_dirs: RunDirs) -> dict:
     tasks = [_task_entry(ladder, records, models) for ladder in records.ladders if ladder.task_id in evaluated]
     options = _filter_options(tasks)
     return {"runs": [run.name for run in runs], "models": models, "tasks": tasks, "options": options,
-            "short": {**short_names(options["skill"], 28), **short_names(models, 24)}}
+            "short": {**short_names(options["skill"], 28), **short_names(models, 18)}}
 
 
 def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "", stage: str = "", flag: str = "",

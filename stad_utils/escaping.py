@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 _INLINE_SPECIALS = re.compile(r"([\\`*_\[\]|$~])")  # code, emphasis, links, table cells, formulas, strikethrough
-_BLOCK_START = re.compile(r"^(\d*)([#+\-=.)])")  # a heading, list item or rule, had the text begun a line
+# what would start a heading, a list item or a rule at the start of a line (not "+13" or "0.5")
+_BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|[-+](?=\s)|\d{1,9}(?=[.)]\s)|[-=](?=[-=\s]*$))")
 
 
 def markdown_text(text: object) -> str:
@@ -28,12 +29,18 @@ def markdown_text(text: object) -> str:
     --------
     >>> print(markdown_text("[x](javascript:alert(1)) <b>|</b> $5"))
     \\[x\\](javascript:alert(1)) &lt;b&gt;\\|&lt;/b&gt; \\$5
-    >>> print(markdown_text("# not a heading"), "/", markdown_text("12. not a list"))
-    \\# not a heading / 12\\. not a list
+    >>> print(markdown_text("# not a heading"), "/", markdown_text("12. not a list"), "/", markdown_text("+13 or 0.5"))
+    \\# not a heading / 12\\. not a list / +13 or 0.5
     """
     plain = " ".join(str(text).split())
     plain = plain.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _BLOCK_START.sub(r"\1\\\2", _INLINE_SPECIALS.sub(r"\\\1", plain))
+    escaped = _INLINE_SPECIALS.sub(r"\\\1", plain)
+    start = _BLOCK_START.match(escaped)
+    if not start:
+        return escaped
+    if start[0][0].isdigit():  # "12. x": escape the delimiter
+        return f"{start[0]}\\{escaped[start.end():]}"
+    return f"\\{escaped}"
 
 
 def mathtext_plain(text: object) -> str:

@@ -33,10 +33,14 @@ def _shorten(name: str, others: Sequence[str], width: int) -> str:
     kept = 1
     while kept < len(words) and len(" ".join(words[:kept + 1])) <= width - 2:
         kept += 1
+    more = f" {ELLIPSIS}" if needed + 1 < len(words) else ""
+    if kept >= len(words):  # one long word: nothing to leave out
+        return name
     if kept > needed:
         return " ".join(words[:kept]) + f" {ELLIPSIS}"
-    tail = words[max(1, needed - 1):needed + 1]  # the differing word, after the one before it
-    more = f" {ELLIPSIS}" if needed + 1 < len(words) else ""
+    if needed <= 2:  # the differing word comes early: keep the words up to it, however long
+        return " ".join(words[:needed + 1]) + more
+    tail = words[needed - 1:needed + 1]  # the differing word, after the one before it
     lead = 1
     while len(" ".join(words[:lead + 1] + [ELLIPSIS] + tail) + more) <= width and lead + 1 < needed - 1:
         lead += 1

@@ -161,7 +161,7 @@ def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]],
     return stages, dict(funnel.get("dropped") or {})
 
 
-def model_entry(model: str, numbers: dict, short: str, figure: str | None) -> dict:
+def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
     """What the front page says of one model: where it breaks, in one sentence, and how sure that is."""
     from .analysis import difference_words
 
@@ -172,7 +172,7 @@ def model_entry(model: str, numbers: dict, short: str, figure: str | None) -> di
     effect = diagnosis.get("composition_effect")
     if effect and effect.get("value") is not None:
         facts.append(f"{effect.get('name') or 'composition effect'}: {difference_words(effect)}")
-    return {"name": model, "short": short, "simulated": bool(numbers.get("simulated")),
+    return {"name": model, "simulated": bool(numbers.get("simulated")),
             "sentence": diagnosis.get("headline") or numbers.get("weakness_profile", ""), "facts": facts,
             "figure": figure}
 
@@ -191,20 +191,17 @@ def _model_figures(paths: RunPaths, other_runs: Sequence[Path | str], models: It
 
 def front_page(paths: RunPaths, other_runs: Sequence[Path | str] = ()) -> dict:
     """The front page's facts: run, date, judge, models with their sentence and figure, and the funnel."""
-    from .names import short_names
-
     summary = _read_json(paths.summary)
     manifest = _read_json(paths.manifest)
     invocations = manifest.get("invocations") or [{}]
     models = summary.get("models", {})
-    shorts = short_names(list(models))
     figures = _model_figures(paths, other_runs, models)
     funnel, dropped = funnel_steps(summary, paths)
     return {
         "run": manifest.get("run") or paths.root.name,
         "date": (invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
         "judge": _judge_versions(paths),
-        "models": [model_entry(model, numbers, shorts[model], figures.get(model)) for model, numbers in models.items()],
+        "models": [model_entry(model, numbers, figures.get(model)) for model, numbers in models.items()],
         "funnel": funnel, "dropped": dropped,
     }
 
