@@ -62,8 +62,12 @@ def readable(names: Sequence[str], width: int = 24, lines: int = 2) -> list[str]
     ...           "Multiply the number of items sold by the price of one item."], width=20)
     ['Multiply the number\\nof groups by the …', 'Multiply the number\\nof items sold by …']
     """
-    shortened = short_names(list(names), width * lines)
-    return [mathtext_plain(textwrap.fill(shortened[name], width)) for name in names]
+    room = width * lines
+    while True:  # words wrap short of the full width: shorten until every label fits its lines
+        wrapped = {name: textwrap.wrap(short, width) for name, short in short_names(list(names), room).items()}
+        if room <= width or all(len(lines_of) <= lines for lines_of in wrapped.values()):
+            return [mathtext_plain("\n".join(wrapped[name])) for name in names]
+        room -= 4
 
 
 def one_line(names: Sequence[str], width: int = 34) -> list[str]:
@@ -328,11 +332,12 @@ def plot_paired_differences(comparison: dict):
 
 
 def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[str], columns: list[str], *,
-                       label: str, rotate_columns: bool = False, fontsize: int = 12, **colours) -> None:
+                       label: str, rotate_columns: bool = False, fontsize: int = 12, colour_bar: bool = True,
+                       **colours) -> None:
     """A heatmap whose cells carry their own text (value and count), grey where there is no value."""
     ax.set_facecolor("lightgrey")
-    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": fontsize}, cbar_kws={"label": label},
-                linewidths=1, linecolor="white", **colours)
+    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": fontsize}, cbar=colour_bar,
+                cbar_kws={"label": label}, linewidths=1, linecolor="white", **colours)
     ax.grid(False)
     ax.set_yticks(np.arange(len(rows)) + 0.5, rows, rotation=0, fontsize="small")
     ax.set_xticks(np.arange(len(columns)) + 0.5, columns, fontsize="small", rotation=90 if rotate_columns else 0)
@@ -352,18 +357,22 @@ def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN
         return placeholder(title, f"no step was at risk (no task with a determined k needed help). {_left_out(items)}")
     rate = table.pivot(index="skill", columns="model", values="bottleneck_rate")
     risk = table.pivot(index="skill", columns="model", values="at_risk").reindex_like(rate).fillna(0)
-    order = by_support(risk.sum(axis=1))
+    supported = risk.index[(risk >= min_support).any(axis=1)]
+    if supported.empty:
+        return placeholder(title, f"no skill was at risk {min_support} times for any model. {_left_out(items)}")
+    dropped = len(risk) - len(supported)
+    order = by_support(risk.loc[supported].sum(axis=1))
     rate, risk = rate.loc[order], risk.loc[order]
     shown = rate.where(risk >= min_support)
-    labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"),
-                      risk.map(lambda n: f"n={n:g}"))
+    labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"), "")
     columns, key = _short_model_labels(items, list(rate.columns))
-    fig, ax = plt.subplots(figsize=(4 + 2.6 * rate.shape[1], 2 + 0.75 * rate.shape[0]))
+    fig, ax = plt.subplots(figsize=(6 + 2.4 * rate.shape[1], max(4.5, 3.2 + 0.75 * rate.shape[0])))
     _annotated_heatmap(ax, shown, labels, readable(order), columns, label="bottleneck rate", vmin=0, vmax=1,
                        cmap="rocket_r")
     ax.set(xlabel="", ylabel="")
+    left_out = f"{dropped} skill(s) with fewer for every model left out. " if dropped else ""
     _titled(fig, ax, title, f"n = at-risk steps (an at-risk step: its task was still unsolved with this skill next to "
-                            f"give); grey: n < {min_support}. {key}{_left_out(items)}")
+                            f"give); grey: n < {min_support}. {left_out}{key}{_left_out(items)}")
     fig.tight_layout()
     return fig
 
@@ -407,26 +416,31 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6):
     names, missing = models_with_data(model_names(items), supported["model"])
     if supported.empty:
         return placeholder(title, f"{NO_ANSWERS}: no pair of last steps has a task behind it")
-    skills = sorted(set(supported["first"]) | set(supported["second"]), key=lambda s: (is_folded(s), s))
-    labels_of = dict(zip(skills, one_line(skills, 28)))
-    # cells of a fixed size, legible at 100%: each panel is as large as its skills need; two abreast from
-    # three models on, so that the figure still fits a projector
-    cell, label_inches = 0.95, 0.11 * max(map(len, labels_of.values()))
-    columns = 1 if len(names) <= 2 else 2
+    def ordered(names: set[str]) -> list[str]:
+        return sorted(names, key=lambda s: (is_folded(s), s))
+
+    firsts, seconds = ordered(set(supported["first"])), ordered(set(supported["second"]))
+    label_of = dict(zip(ordered(set(firsts) | set(seconds)), one_line(ordered(set(firsts) | set(seconds)), 24)))
+    # cells of a fixed size, legible at 100%: a row or column only for a skill with a task behind it; panels
+    # two abreast sharing the skills' names on the left, so that the figure still fits a projector
+    cell, label_inches = 0.75, 0.1 * max(map(len, label_of.values()))
+    columns = min(2, len(names))
     panel_rows = math.ceil(len(names) / columns)
-    fig, axes = plt.subplots(panel_rows, columns, squeeze=False,
-                             figsize=(columns * (label_inches + 2.2 + cell * len(skills)),
-                                      panel_rows * (label_inches + 1.6 + cell * len(skills))))
+    fig, axes = plt.subplots(panel_rows, columns, squeeze=False, sharey=True,
+                             figsize=(label_inches + 1.8 + columns * (cell * len(seconds) + 0.4),
+                                      panel_rows * (label_inches + 1.2 + cell * len(firsts)) + 0.8))
     for ax in axes.flat[len(names):]:
         ax.set_visible(False)
-    for ax, model in zip(axes.flat, names):
+    for index, (ax, model) in enumerate(zip(axes.flat, names)):
         rows = supported[supported["model"] == model]
-        gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=skills, columns=skills)
-        tasks = rows.pivot(index="first", columns="second", values="tasks").reindex(index=skills, columns=skills)
-        labels = np.where(tasks.notna(), gap.map(lambda v: f"{v:+.2f}") + tasks.map(lambda n: f"\nn={n:.0f}"), "")
-        _annotated_heatmap(ax, gap, labels, list(labels_of.values()), list(labels_of.values()), label="gap",
-                           rotate_columns=True, fontsize=11, vmin=-1, vmax=1, center=0, cmap="vlag")
-        ax.set(title=textwrap.fill(names[model], 48), xlabel="last step's skill", ylabel="previous step's skill")
+        gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=firsts, columns=seconds)
+        tasks = rows.pivot(index="first", columns="second", values="tasks").reindex(index=firsts, columns=seconds)
+        cells = np.where(tasks.notna(), gap.map(lambda v: f"{v:+.2f}") + tasks.map(lambda n: f"\nn={n:.0f}"), "")
+        _annotated_heatmap(ax, gap, cells, [label_of[s] for s in firsts], [label_of[s] for s in seconds],
+                           label="gap", rotate_columns=True, fontsize=11,
+                           colour_bar=index == len(names) - 1, vmin=-1, vmax=1, center=0, cmap="vlag")
+        ax.set(title=textwrap.fill(names[model], 30), xlabel="last step's skill",
+               ylabel="previous step's skill" if index % columns == 0 else "")
     fig.suptitle(textwrap.fill(f"{title}. {missing}Empty: no task with this pair.", int(fig.get_figwidth() * 5.5)),
                  fontsize="large")
     fig.tight_layout()

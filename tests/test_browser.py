@@ -162,7 +162,8 @@ def test_browser_data_holds_each_task_with_its_variants_and_replies(run):
                                                     "scaffold 2 (2 steps given)", "isolated step 1",
                                                     "isolated step 2", "isolated step 3"]
     assert t3["steps"][0] == {"number": 1, "description": "Convert 135 minutes to hours and minutes",
-                              "answer": "2:15", "skill": "unit conversion"}
+                              "answer": "2:15", "skill": "unit conversion", "bottleneck_of": []}  # k −1 and undetermined
+    assert [step["bottleneck_of"] for step in data["tasks"][0]["steps"]] == [[], [QWEN], []]  # qwen's k is 2
     truncated = t3["variants"][1]["replies"][GRANITE][0]
     assert (truncated["outcome"], truncated["truncated"], truncated["finish_reason"]) == ("no_answer", True, "length")
     assert t3["variants"][0]["replies"][QWEN][0]["error"] == "HTTP 500: internal server error"
@@ -344,7 +345,8 @@ def test_report_html_contains_the_browser(run, page):
     report = write_html_report(run)
     assert report == run.html
     open_browser(page, report)
-    assert page.locator("h1").first.inner_text().startswith("Stage 6")
+    assert page.title().startswith("demo-run") and page.locator("h1").first.inner_text().startswith("demo-run")
+    assert "Stage 6 · Analyze" in page.locator(".stad-contents").inner_text()
     assert page.locator(".stad-count").inner_text() == "6 of 6 tasks"
     page.select_option("select[data-filter=flag]", "non_monotonic")
     assert shown_task_ids(page) == ["t5"]
