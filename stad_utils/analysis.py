@@ -860,10 +860,11 @@ def skill_report_table(summary: dict, max_rows: int = 15) -> pd.DataFrame:
                          for name, e in shown[:max_rows]])
 
 
-def markdown_table(table: pd.DataFrame) -> str:
-    """A table for ``report.md``, every cell (and header) escaped: skill and model names are data."""
+def markdown_table(table: pd.DataFrame, **options) -> str:
+    """A table for ``report.md`` (``options`` go to `DataFrame.to_markdown`), every text cell and header
+    escaped: skill and model names are data."""
     escaped = table.rename(columns=markdown_text).map(lambda cell: markdown_text(cell) if isinstance(cell, str) else cell)
-    return escaped.to_markdown(index=False, disable_numparse=True)
+    return escaped.to_markdown(index=False, **options)
 
 
 def written_report(run: str, summary: dict) -> str:

@@ -484,7 +484,7 @@ def comparison_report(comparison: dict) -> str:
         parts.append(f"### {a} vs {b}\n\n{markdown_text(c['statement'])}\n")
         if not rows.empty:
             parts.append(f"Paired success per scaffold level (A = {a}, B = {b}; differences in percentage points, "
-                         f"95% paired bootstrap intervals):\n\n{markdown_table(rows)}\n")
+                         f"95% paired bootstrap intervals):\n\n{markdown_table(rows, disable_numparse=True)}\n")
     validity = comparison["validity"]
     parts.append(f"### Validity checks\n\n{validity['possible_leakage']} ladder(s) may leak the answer in a variant; "
                  f"{validity['non_monotonic']} outcome(s) are non-monotonic; "
