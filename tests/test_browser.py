@@ -162,7 +162,8 @@ def test_browser_data_holds_each_task_with_its_variants_and_replies(run):
                                                     "scaffold 2 (2 steps given)", "isolated step 1",
                                                     "isolated step 2", "isolated step 3"]
     assert t3["steps"][0] == {"number": 1, "description": "Convert 135 minutes to hours and minutes",
-                              "answer": "2:15", "skill": "unit conversion", "bottleneck_of": []}  # k −1 and undetermined
+                              "answer": "2:15", "skill": "unit conversion",
+                              "bottleneck_of": []}  # k −1 and undetermined: no bottleneck
     assert [step["bottleneck_of"] for step in data["tasks"][0]["steps"]] == [[], [QWEN], []]  # qwen's k is 2
     truncated = t3["variants"][1]["replies"][GRANITE][0]
     assert (truncated["outcome"], truncated["truncated"], truncated["finish_reason"]) == ("no_answer", True, "length")

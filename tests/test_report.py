@@ -48,7 +48,8 @@ def write_evil_run(root: Path) -> RunPaths:
         task_id = evil(f"t{t}") if t == 0 else f"t{t}"
         steps = [Step(description=evil(f"step {i} of task {t}"), answer=str(i + t), skill=SKILLS[i]) for i in range(3)]
         task = Task(task_id=task_id, source=evil("gsm8k"), question=evil(f"question {t}"), answer=evil(str(t)))
-        ladder = Ladder(task=task, teacher=evil("teacher"), steps=steps, scaffolds=[evil("scaffold 1"), evil("scaffold 2")],
+        ladder = Ladder(task=task, teacher=evil("teacher"), steps=steps,
+                        scaffolds=[evil("scaffold 1"), evil("scaffold 2")],
                         isolated=[evil(f"isolated {i}") for i in range(3)])
         ladders.append(ladder)
         skills += [StepSkill(task_id=task_id, step=i + 1, description=step.description, label=step.skill, cluster=i,
@@ -127,7 +128,8 @@ def test_sanitise_keeps_embedded_images_and_anchors_only():
             '<img src="data:image/png;base64,iVBO"><img src="x.png" onerror="alert(1)"><div style="background:url(y)">'
             '<form action="z"><input></form></div>')
     assert sanitise(html) == ('<h2 id="nb-Results">R</h2><a href="#nb-Results" rel="noopener noreferrer">to</a>'
-                              '<a rel="noopener noreferrer">out</a><img src="data:image/png;base64,iVBO"><img><div></div>')
+                              '<a rel="noopener noreferrer">out</a><img src="data:image/png;base64,iVBO"><img>'
+                              '<div></div>')
 
 
 def test_nothing_runs_nothing_navigates_and_no_request_leaves_the_page(evil_run, chromium):  # noqa: F811
