@@ -172,6 +172,9 @@ def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
     effect = diagnosis.get("composition_effect")
     if effect and effect.get("value") is not None:
         facts.append(f"{effect.get('name') or 'composition effect'}: {difference_words(effect)}")
+    if isinstance(diagnosis.get("test"), str):
+        correction = diagnosis.get("correction")
+        facts.append(f"test: {diagnosis['test']}" + (f" ({correction})" if isinstance(correction, str) else ""))
     return {"name": model, "simulated": bool(numbers.get("simulated")),
             "sentence": diagnosis.get("headline") or numbers.get("weakness_profile", ""), "facts": facts,
             "figure": figure}

@@ -182,3 +182,19 @@ def test_report_has_no_leftovers(evil_run):
     assert "widget-view+json" not in html and "unpkg" not in html
     figures = sorted(path.name for path in evil_run.figures.glob("*.png"))
     assert "compare_k_shares.png" not in figures and "compare_success_by_level.png" not in figures
+
+
+def test_the_front_page_sentence_is_the_diagnosis_headline_else_the_weakness_profile():
+    from stad_utils.report import model_entry
+
+    numbers = {"simulated": False, "weakness_profile": "As asked, the model solves 50% …"}
+    assert model_entry("m", numbers, None)["sentence"] == "As asked, the model solves 50% …"
+    diagnosed = {**numbers, "diagnosis": {"headline": "m breaks at multiplication.", "weak_skills": ["multiplication"],
+                                          "composition_effect": {"value": -0.25, "ci95": [-0.5, -0.05], "n": 20,
+                                                                 "name": "composition effect"},
+                                          "test": "one-sided binomial", "correction": "Holm"}}
+    entry = model_entry("m", diagnosed, None)
+    assert entry["sentence"] == "m breaks at multiplication."
+    assert entry["facts"] == ["weak skills: multiplication",
+                              "composition effect: −25 points (95% CI −50 to −5, n = 20)",
+                              "test: one-sided binomial (Holm)"]
