@@ -377,9 +377,9 @@ def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN
     return fig
 
 
-def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN):
+def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
+                           title: str = "Solved alone, failed whole?"):
     """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕)."""
-    title = "Solved alone, failed whole?"
     table = _skills_with(items, max_shown, "isolated_n")
     if table.empty:
         return placeholder(title, f"no isolated step was answered. {_left_out(items)}")
@@ -457,9 +457,8 @@ def _short_model_labels(items: Sequence[Outcome], models: Sequence[str]) -> tupl
 
 def plot_model_breaks(items: Sequence[Outcome], model: str, max_shown: int = MAX_SHOWN):
     """One model's skills alone vs whole (`plot_isolated_vs_whole`), titled with its name: where it breaks."""
-    fig = plot_isolated_vs_whole([o for o in items if o.model == model], max_shown)
-    fig.suptitle(textwrap.fill(f"Where does {model_names(items)[model]} break?", 60), fontsize="large")
-    return fig
+    return plot_isolated_vs_whole([o for o in items if o.model == model], max_shown,
+                                  title=textwrap.fill(f"Where does {model_names(items)[model]} break?", 60))
 
 
 # ------------------------------------------------------------------------------------------ the notebooks' sets
