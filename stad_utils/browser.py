@@ -4,7 +4,7 @@ A researcher learns where a model breaks by reading its failures. This module ga
 each evaluated task of one or more run folders, everything the records hold about it
 (`stad_utils.records`) and shows it three ways:
 
-* `browser_section`, embedded in ``report.html`` by `embed_browser`, and `browser_html`, a
+* `browser_section`, embedded in ``report.html`` (`stad_utils.report`), and `browser_html`, a
   page of its own: a table of tasks with filters, and a drill-down per task. It is
   self-contained: no server and no external file. The data travels in the page as
   gzip-compressed JSON (the table's first, then the drill-downs), and a task's drill-down
@@ -374,19 +374,6 @@ def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
     path.write_text(browser_html(browser_data(run_dirs), title=f"STaD failure browser · {path.parent.name}"),
                     encoding="utf-8")
     return path
-
-
-def embed_browser(page: str, run_dirs: RunDirs) -> str:
-    """``page`` (an HTML document) with the browser of the run folders added at the end of its body.
-
-    The page is returned unchanged when no task has been evaluated yet.
-    """
-    data = browser_data(run_dirs)
-    if not data["tasks"]:
-        return page
-    end = page.rfind("</body>")
-    end = len(page) if end < 0 else end
-    return page[:end] + browser_section(data) + page[end:]
 
 
 def disagreements(run_dirs: RunDirs) -> pd.DataFrame:

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from stad_utils import Ladder, Outcome, RecordFile, RunPaths, Step, StepSkill, Task, Verdict
-from stad_utils.browser import (FLAGS, browser_data, browser_html, browser_widget, disagreements, embed_browser,
-                                matching_tasks, write_browser)
+from stad_utils.browser import (FLAGS, browser_data, browser_html, browser_widget, disagreements, matching_tasks,
+                                write_browser)
 from stad_utils.pipeline import write_html_report
 
 QWEN, GRANITE = "qwen-7b", "granite-8b"
@@ -351,11 +351,6 @@ def test_report_html_contains_the_browser(run, page):
     assert page.locator(".stad-count").inner_text() == "6 of 6 tasks"
     page.select_option("select[data-filter=flag]", "non_monotonic")
     assert shown_task_ids(page) == ["t5"]
-
-
-def test_a_page_without_evaluated_tasks_is_left_alone(tmp_path):
-    page = "<html><body><h1>report</h1></body></html>"
-    assert embed_browser(page, tmp_path) == page
 
 
 def test_a_task_whose_scaffold_states_the_answer_raises_the_leakage_flag_for_every_model(tmp_path):

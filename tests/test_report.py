@@ -198,3 +198,15 @@ def test_the_front_page_sentence_is_the_diagnosis_headline_else_the_weakness_pro
     assert entry["facts"] == ["weak skills: multiplication",
                               "composition effect: −25 points (95% CI −50 to −5, n = 20)",
                               "test: one-sided binomial (Holm)"]
+
+
+def test_a_run_without_evaluated_tasks_gets_a_page_that_says_so(tmp_path):
+    import nbformat
+
+    paths = RunPaths(tmp_path / "empty-run")
+    paths.notebooks.mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Stage 6 · Analyze")]),
+                   paths.notebooks / "06_analyze.ipynb")
+    html = write_html_report(paths).read_text()
+    assert 'id="stad-browser"' not in html and "<script" not in html
+    assert "None: no model has been analysed yet" in html and "Stage 6 · Analyze" in html
