@@ -171,8 +171,12 @@ def test_report_opens_on_its_front_page(evil_run, chromium):  # noqa: F811
     contents = page.locator(".stad-contents a").all_inner_texts()
     assert contents[0].startswith("Where each model breaks") and contents[-1].startswith("Failure browser")
     assert any(text.startswith("Stage 6") for text in contents) and any(text.startswith("Stage 7") for text in contents)
+    page.locator("tr.stad-task-row").first.click()  # an opened task, its replies side by side, fits too
+    page.locator(".stad-detail-row").wait_for()
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the page is {overflow} px wider than a 1,024 px window"
+    detail = page.locator(".stad-detail").bounding_box()
+    assert detail["x"] >= 0 and detail["x"] + detail["width"] <= 1024
     page.close()
 
 
