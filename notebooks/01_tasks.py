@@ -17,7 +17,21 @@
 # %% [markdown]
 # # Stage 1 · Tasks
 #
-# STaD starts from ordinary questions with a gold answer. This stage loads them — from the
+# **STaD in one picture.** A model that fails a multi-step question may lack one skill, or may have
+# every skill and fail to chain them. STaD (Scaffolded Task Design, An et al., ACL Findings 2026)
+# tells the two apart by asking the same question again with help: a *teacher* splits each task into
+# its steps (stage 2) and writes from them a *ladder* of variants (stage 3): the original; scaffold
+# *j*, with the first *j* steps already solved in the text; each step asked alone; and, as this
+# project's control, placebo scaffolds that restate the givens without giving any result. Every step
+# is mapped to a *skill* (stage 4, e.g. "multiplication"). The *target* model answers every variant
+# and a judge grades each reply (stage 5). The *minimal scaffolding level k* of a task is the fewest
+# given steps with which it is solved, and step *k* is its *bottleneck*: the step whose provision
+# turned failure into success. Counting bottlenecks per skill, and comparing each step alone with
+# the whole task, says where a model's reasoning breaks (stage 6) and how two models differ (stage
+# 7); stage 8 checks that a planted weakness is found. The chain writes `results/<run>/report.html`,
+# which opens on that answer.
+#
+# This stage gives the tasks: ordinary questions with a gold answer. It loads them — from the
 # built-in generator (offline, steps known exactly) or from a benchmark — normalises each
 # gold answer so that it can be compared by value later, and keeps a seeded sample of N.
 #

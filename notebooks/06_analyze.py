@@ -69,8 +69,8 @@ import json
 
 from IPython.display import Markdown, display
 
-from stad_utils import Decomposition, Ladder, Outcome, RunPaths, Task, Verdict, read_records, summarize_run, written_report
-from stad_utils.analysis import k_stability, task_funnel, usage_table
+from stad_utils import Ladder, Outcome, RunPaths, Verdict, read_records, summarize_run, written_report
+from stad_utils.analysis import k_stability, run_funnel, usage_report, usage_table
 from stad_utils.metrics import latest_verdicts
 from stad_utils.plots import analysis_figures
 from stad_utils.store import read_usage
@@ -78,11 +78,9 @@ from stad_utils.store import read_usage
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
 verdicts = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
-ladders = read_records(paths.ladders, Ladder.model_validate)
-funnel = task_funnel(read_records(paths.tasks, Task.model_validate),
-                     read_records(paths.decompositions, Decomposition.model_validate), ladders, results)
+ladders = read_records(paths.ladders, Ladder.model_validate) if paths.ladders.exists() else []
 summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts,
-                        ladders=[ladder for ladder in ladders if ladder.verified], funnel=funnel)
+                        ladders=[ladder for ladder in ladders if ladder.verified], funnel=run_funnel(paths, results))
 usage = usage_table(read_usage(paths), prices)
 summary["usage"] = usage.to_dict(orient="records")
 paths.summary.write_text(json.dumps(summary, indent=2, default=float))
@@ -102,9 +100,9 @@ for name, figure in analysis_figures(results, max_shown=max_shown, min_support=m
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-usage  # model calls, cache hits, tokens and seconds per stage, role and model
+usage_report(usage)  # model calls, cache hits, tokens and seconds per stage, role and model
 
-# %% [markdown]
+# %% [markdown] tags=["notebook-only"]
 # **Read the failures.** Each task's question, steps, variants and the model's replies with their
 # verdicts, filtered by k, skill, judge stage or validity flag (the same view is at the end of
 # `report.html`, which opens in any browser without a kernel).

@@ -34,7 +34,7 @@
 #   permutation test of the **bottleneck profiles** on the tasks where *both* models needed help
 #   (a different k by itself moves the bottleneck step, so profiles alone never claim different
 #   skill gaps);
-# * figures: k shares, success per level, the paired differences, a skill × model heatmap of
+# * figures (k shares and success per level are 06's): the paired differences, a skill × model heatmap of
 #   bottleneck rates, each skill alone vs whole, and the pair composition gap of the last two
 #   steps' skills (cells with at least `min_support` tasks, each with its interval and count);
 # * validity checks on the variants (possible answer leakage, non-monotonic curves).
@@ -85,9 +85,9 @@ for name, figure in comparison_figures(results, comparison, max_shown=max_shown,
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-from stad_utils.browser import browser_widget, disagreements
+from stad_utils.browser import browser_widget, disagreement_table
 
-disagreements([run_dir, *other_runs])
+disagreement_table([run_dir, *other_runs])
 
 # %%
 # NBVAL_IGNORE_OUTPUT

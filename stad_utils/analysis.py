@@ -29,8 +29,10 @@ from scipy import sparse
 from statsmodels.stats.proportion import proportion_confint
 
 from .definitions import CONFIDENCE, MIN_SUPPORT, UNRESOLVED, check_policy
+from .escaping import markdown_text
 from .metrics import k_distribution
 from .records import Decomposition, Ladder, Outcome, Task, Verdict
+from .store import RunPaths, read_records
 
 LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks failed as asked"}
 """The population of levels ≥ 1, isolated and placebo questions under each policy."""
@@ -838,6 +840,15 @@ def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], 
             "evaluated": len(evaluated), "dropped": dict(sorted(dropped.items(), key=lambda item: -item[1]))}
 
 
+def run_funnel(paths: RunPaths, items: Sequence[Outcome]) -> dict | None:
+    """`task_funnel` of a run folder; ``None`` when it lacks the tasks, decompositions or ladders (a run
+    put together from verdicts alone has no funnel to report)."""
+    stages = ((paths.tasks, Task), (paths.decompositions, Decomposition), (paths.ladders, Ladder))
+    if not all(path.exists() for path, _ in stages):
+        return None
+    return task_funnel(*(read_records(path, model.model_validate) for path, model in stages), items)
+
+
 def funnel_words(funnel: dict | None) -> str:
     """'Tasks: 1319 loaded → 1178 consistent → 1178 verified → 1178 evaluated; dropped: 92 last step ≠ …'.
 
@@ -930,38 +941,48 @@ def diagnosis_table(diagnosis: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["claim", "estimate", "compared with", "Holm-adjusted p"])
 
 
+def markdown_table(table: pd.DataFrame, **options) -> str:
+    """A table for ``report.md`` (``options`` go to `DataFrame.to_markdown`), every text cell and header
+    escaped: skill and model names are data."""
+    escaped = table.rename(columns=markdown_text).map(
+        lambda cell: markdown_text(cell) if isinstance(cell, str) else cell)
+    return escaped.to_markdown(index=False, **options)
+
+
 def written_report(run: str, summary: dict) -> str:
     """``report.md``: the task funnel, then per model the weakness profile (diagnosis first) and tables
-    of the tested claims, levels, bottlenecks and skills."""
-    parts = [f"# STaD summary: {run}\n"]
+    of the tested claims, levels, bottlenecks and skills.
+
+    Every name and sentence is escaped for markdown (`stad_utils.escaping.markdown_text`): a
+    skill or model name shows as typed, never as a tag or a link.
+    """
+    parts = [f"# STaD summary: {markdown_text(run)}\n"]
     if summary.get("funnel"):
         parts.append(f"{funnel_words(summary['funnel'])}\n")
     for model, numbers in summary["models"].items():
         label = f"{model} (simulated target)" if numbers["simulated"] else model
-        parts.append(f"## {label}\n\n{numbers['weakness_profile']}\n")
+        parts.append(f"## {markdown_text(label)}\n\n{markdown_text(numbers['weakness_profile'])}\n")
         if not numbers["accuracy_original"]["n"]:
             continue
         diagnosis = numbers["diagnosis"]
         claims = diagnosis_table(diagnosis)
         parts.append(f"### Diagnosis: {diagnosis['skills_tested']} skills tested, with the composition test, "
                      f"Holm-corrected at α = {diagnosis['alpha']}\n\n"
-                     + (claims.to_markdown(index=False) if not claims.empty else "Nothing to test.") + "\n")
-        parts.append(f"### Success per scaffold level\n\n{level_table(numbers).to_markdown(index=False)}\n")
+                     + (markdown_table(claims) if not claims.empty else "Nothing to test.") + "\n")
+        parts.append(f"### Success per scaffold level\n\n{markdown_table(level_table(numbers))}\n")
         k_rows = [{"k": k, "share of determined tasks": share_words(e)} for k, e in numbers["k_share"].items()]
         reasons = undetermined_words(numbers["undetermined"]) or "none undetermined"
-        parts.append(f"### Minimal scaffolding level k ({reasons})\n\n"
-                     f"{pd.DataFrame(k_rows).to_markdown(index=False)}\n")
+        parts.append(f"### Minimal scaffolding level k ({reasons})\n\n{markdown_table(pd.DataFrame(k_rows))}\n")
         if numbers["bottlenecks"]:
             parts.append("### Bottlenecks (descriptive: step k's skill depends on where the skill stands in its "
                          f"tasks, see `stad_utils.definitions`)\n\n"
-                         f"{bottleneck_report_table(numbers).to_markdown(index=False)}\n")
+                         f"{markdown_table(bottleneck_report_table(numbers))}\n")
         skills = skill_report_table(numbers)
-        if not skills.empty:
-            parts.append(f"### Skills with at least {numbers['min_support']} occurrences\n\n"
-                         f"{skills.to_markdown(index=False)}\n")
+        parts.append(f"### Skills with at least {numbers['min_support']} occurrences\n\n"
+                     + (f"{markdown_table(skills)}\n" if not skills.empty else "None.\n"))
         if any(row["cut_off"] for row in numbers.get("truncated", [])):
             cut = pd.DataFrame(numbers["truncated"]).assign(share=lambda t: t["share"].map("{:.0%}".format))
-            parts.append(f"### Replies cut off by max_tokens\n\n{cut.to_markdown(index=False)}\n")
+            parts.append(f"### Replies cut off by max_tokens\n\n{markdown_table(cut)}\n")
     return "\n".join(parts)
 
 
@@ -980,3 +1001,11 @@ def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
         table["cost_usd"] = (table["prompt_tokens"] * rate.map(lambda r: r.get("prompt", float("nan")))
                              + table["completion_tokens"] * rate.map(lambda r: r.get("completion", float("nan")))) / 1e6
     return table
+
+
+def usage_report(table: pd.DataFrame):
+    """`usage_table` for reading: counts with thousands separators, seconds to a tenth, cost to the cent, no index."""
+    formats = {**dict.fromkeys(["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens"], "{:,.0f}"),
+               "seconds": "{:,.1f}", "cost_usd": "${:,.2f}"}
+    return table.style.hide(axis="index").format({column: form for column, form in formats.items() if column in table},
+                                                 na_rep="–")

@@ -4,7 +4,7 @@ A researcher learns where a model breaks by reading its failures. This module ga
 each evaluated task of one or more run folders, everything the records hold about it
 (`stad_utils.records`) and shows it three ways:
 
-* `browser_section`, embedded in ``report.html`` by `embed_browser`, and `browser_html`, a
+* `browser_section`, embedded in ``report.html`` (`stad_utils.report`), and `browser_html`, a
   page of its own: a table of tasks with filters, and a drill-down per task. It is
   self-contained: no server and no external file. The data travels in the page as
   gzip-compressed JSON (the table's first, then the drill-downs), and a task's drill-down
@@ -47,6 +47,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from .compare import possible_leakage
+from .names import short_names
 from .records import Ladder, Outcome, StepSkill, Verdict
 from .store import RunPaths, read_records
 
@@ -228,13 +229,14 @@ def _stage_order(stage: str) -> tuple[int, str]:
 def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str]) -> dict:
     """Everything the browser shows and filters on for one task (JSON-ready)."""
     verdicts, outcomes = records.verdicts.get(ladder.task_id, []), records.outcomes.get(ladder.task_id, [])
-    steps = [{"number": i, "description": step.description, "answer": step.answer,
-              "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped")}
-             for i, step in enumerate(ladder.steps, start=1)]
-    variants = [_variant_entry(*variant, verdicts) for variant in _variants(ladder)]
     per_model = {model: _model_entry([o for o in outcomes if o.model == model],
                                      [v for v in verdicts if v.model == model])
                  for model in models if any(r.model == model for r in [*verdicts, *outcomes])}
+    steps = [{"number": i, "description": step.description, "answer": step.answer,
+              "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped"),
+              "bottleneck_of": [model for model, entry in per_model.items() if str(i) in entry["k"]]}
+             for i, step in enumerate(ladder.steps, start=1)]
+    variants = [_variant_entry(*variant, verdicts) for variant in _variants(ladder)]
     differs = _differing_verdicts(variants)
     if possible_leakage(ladder):
         for entry in per_model.values():
@@ -282,7 +284,9 @@ def browser_data(run_dirs: RunDirs) -> dict:
         ``runs`` (folder names), ``models``, ``tasks`` (one JSON-ready dict per task that has
         a verdict or an outcome, in ladder order, with its question, steps, variants and
         replies, and the filter facets ``k``, ``stages`` and ``flags`` as ``{model: [value]}``,
-        ``skills`` and ``disagree``), and ``options`` (the values each filter offers).
+        ``skills`` and ``disagree``; each step's ``bottleneck_of``: the models whose k is that
+        step), ``options`` (the values each filter offers), and ``short`` (a short display name
+        of every model and skill, `stad_utils.names.short_names`; the full name shows on hover).
     """
     runs = _run_list(run_dirs)
     records = _read_runs(runs)
@@ -290,7 +294,9 @@ def browser_data(run_dirs: RunDirs) -> dict:
                      for task_records in grouped.values() for r in task_records})
     evaluated = records.verdicts.keys() | records.outcomes.keys()
     tasks = [_task_entry(ladder, records, models) for ladder in records.ladders if ladder.task_id in evaluated]
-    return {"runs": [run.name for run in runs], "models": models, "tasks": tasks, "options": _filter_options(tasks)}
+    options = _filter_options(tasks)
+    return {"runs": [run.name for run in runs], "models": models, "tasks": tasks, "options": options,
+            "short": {**short_names(options["skill"], 28), **short_names(models, 18)}}
 
 
 def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "", stage: str = "", flag: str = "",
@@ -315,10 +321,14 @@ def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "",
             and text.lower() in f"{task['id']} {task['question']}".lower()]
 
 
-def task_detail_html(task: dict, models: Sequence[str]) -> Markup:
-    """The drill-down of one task of `browser_data` as an HTML fragment (styled by ``browser.css``)."""
+def task_detail_html(task: dict, models: Sequence[str], short: dict[str, str] | None = None) -> Markup:
+    """The drill-down of one task of `browser_data` as an HTML fragment (styled by ``browser.css``).
+
+    ``short``: display names of models (`browser_data`'s ``short``); the full name shows on hover.
+    """
     return Markup(_TEMPLATES.get_template("task_detail.html.jinja").render(
-        task=task, models=[model for model in models if model in task["models"]], flag_labels=FLAGS))
+        task=task, models=[model for model in models if model in task["models"]], flag_labels=FLAGS,
+        short=short or {}))
 
 
 def _encode(value: object) -> str:
@@ -337,9 +347,9 @@ def _page_blobs(data: dict) -> dict[str, str]:
     They are apart so that the table appears before the larger drill-downs are inflated.
     """
     facets = ("id", "source", "question", "n_steps", "skills", "k", "stages", "flags", "disagree")
-    table = {"models": data["models"], "flag_labels": FLAGS,
+    table = {"models": data["models"], "flag_labels": FLAGS, "short": data["short"],
              "tasks": [{name: task[name] for name in facets} for task in data["tasks"]]}
-    return {"tasks": _encode(table), "details": _encode([task_detail_html(task, data["models"])
+    return {"tasks": _encode(table), "details": _encode([task_detail_html(task, data["models"], data["short"])
                                                           for task in data["tasks"]])}
 
 
@@ -366,19 +376,6 @@ def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
     return path
 
 
-def embed_browser(page: str, run_dirs: RunDirs) -> str:
-    """``page`` (an HTML document) with the browser of the run folders added at the end of its body.
-
-    The page is returned unchanged when no task has been evaluated yet.
-    """
-    data = browser_data(run_dirs)
-    if not data["tasks"]:
-        return page
-    end = page.rfind("</body>")
-    end = len(page) if end < 0 else end
-    return page[:end] + browser_section(data) + page[end:]
-
-
 def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     """The tasks on which the models disagree: one row per task and sample, for ``07_compare``.
 
@@ -393,6 +390,14 @@ def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     columns = ["task_id", "source", "sample", *(f"k {model}" for model in data["models"]), "verdicts that differ"]
     table = pd.DataFrame([row for row in rows if row], columns=columns)
     return table.astype({f"k {model}": "Int64" for model in data["models"]})
+
+
+def disagreement_table(run_dirs: RunDirs):
+    """`disagreements` for a notebook: the table, or a sentence saying that there are none."""
+    from IPython.display import Markdown
+
+    table = disagreements(run_dirs)
+    return Markdown("None: the models agree on every task (same k, same decided verdicts).") if table.empty else table
 
 
 def _determined_k(task: dict, model: str, sample: int) -> int | None:
@@ -424,9 +429,9 @@ class FailureBrowser(widgets.VBox):
         self._by_id = {task["id"]: task for task in data["tasks"]}
         options = data["options"]
         self.filters = {
-            "model": _dropdown("model", [("any model", ""), *((m, m) for m in data["models"])]),
+            "model": _dropdown("model", [("any model", ""), *((data["short"][m], m) for m in data["models"])]),
             "k": _dropdown("k", [("any", ""), *((k, k) for k in options["k"])]),
-            "skill": _dropdown("skill", [("any", ""), *((s, s) for s in options["skill"])]),
+            "skill": _dropdown("skill", [("any", ""), *((data["short"][s], s) for s in options["skill"])]),
             "stage": _dropdown("judge stage", [("any", ""), *((s, s) for s in options["stage"])]),
             "flag": _dropdown("validity flag", [("any", ""), *((FLAGS[f], f) for f in options["flag"])]),
             "disagree": widgets.Checkbox(description="models disagree", indent=False),
@@ -452,7 +457,7 @@ class FailureBrowser(widgets.VBox):
 
     def __repr__(self) -> str:  # the default lists every option: thousands of tasks in a notebook's output
         return (f"FailureBrowser({len(self.data['tasks'])} tasks, models {', '.join(self.data['models'])}; "
-                "interactive in JupyterLab, and at the end of report.html)")
+                "interactive in JupyterLab)")
 
     def step(self, offset: int) -> None:
         """Show the task ``offset`` places after the current one among the filtered tasks."""
@@ -472,7 +477,7 @@ class FailureBrowser(widgets.VBox):
     def _show_task(self, _change: dict | None = None) -> None:
         task = self._by_id.get(self.task.value)
         self.detail.value = "" if task is None else _TEMPLATES.get_template("detail_pane.html.jinja").render(
-            detail=task_detail_html(task, self.data["models"]))
+            detail=task_detail_html(task, self.data["models"], self.data["short"]))
 
 
 def _dropdown(description: str, options: list[tuple[str, str]]) -> widgets.Dropdown:

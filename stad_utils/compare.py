@@ -19,10 +19,11 @@ from scipy.optimize import brentq
 from scipy.stats import norm, wilcoxon
 from statsmodels.stats.contingency_tables import mcnemar
 
-from .analysis import (answer_frame, difference_words, estimate, outcome_frame, paired_bootstrap,
+from .analysis import (answer_frame, difference_words, estimate, markdown_table, outcome_frame, paired_bootstrap,
                        percent_text, points, policy_of, share_estimates, share_words, step_frame, task_rates)
 from .claims import composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval
 from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, POWER, UNMAPPED
+from .escaping import markdown_text
 from .records import Ladder, Outcome
 
 PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
@@ -644,20 +645,21 @@ def comparison_report(comparison: dict) -> str:
     """The comparison section of ``report.md``: per pair its statement and paired levels, then validity checks."""
     parts = ["## Comparisons\n"]
     if not comparison["comparisons"]:
-        parts.append(f"Only one model ({', '.join(comparison['models'])}): nothing to compare.\n")
+        parts.append(f"Only one model ({markdown_text(', '.join(comparison['models']))}): nothing to compare.\n")
     table = comparison_table(comparison)
     for c in comparison["comparisons"]:
         a, b = c["models"]
         rows = table[(table["A"] == a) & (table["B"] == b)].drop(columns=["A", "B"])
-        parts.append(f"### {a} vs {b}\n\n{c['statement']}\n")
+        a, b = markdown_text(a), markdown_text(b)  # model names and the statement's skill names are data
+        parts.append(f"### {a} vs {b}\n\n{markdown_text(c['statement'])}\n")
         if not rows.empty:
             parts.append(f"Paired success per scaffold level (A = {a}, B = {b}; differences in percentage points, "
                          "95% Newcombe score intervals, or paired bootstrap with repeated samples and none below "
-                         f"{BOOTSTRAP_MIN_TASKS} tasks):\n\n{rows.to_markdown(index=False, disable_numparse=True)}\n")
+                         f"{BOOTSTRAP_MIN_TASKS} tasks):\n\n{markdown_table(rows, disable_numparse=True)}\n")
         skills = skill_comparison_table(c)
         if not skills.empty:
             parts.append(f"Isolated accuracy per skill on the same questions (McNemar exact, Holm-corrected):\n\n"
-                         f"{skills.to_markdown(index=False, disable_numparse=True)}\n")
+                         f"{markdown_table(skills, disable_numparse=True)}\n")
     validity = comparison["validity"]
     parts.append(f"### Validity checks\n\n{validity['possible_leakage']} ladder(s) may leak the answer in a variant; "
                  f"{validity['non_monotonic']} outcome(s) are non-monotonic; "

@@ -33,9 +33,9 @@ from .manifest import stage_finished, start_manifest
 from .params import (NOTEBOOKS, STAGES, check_loaded_params, check_params, endpoint_blocks, load_params,
                      notebook_parameters, resolve_paths)
 from .secrets import configured_secrets, mask_secrets
+from .report import write_html_report
 from .store import RunPaths
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
 RESULTS = NOTEBOOKS.parent / "results"  # where run folders go unless the params file says otherwise
 
 
@@ -196,30 +196,6 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]
     return served
-
-
-def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare"),
-                      other_runs: tuple[Path | str, ...] = ()) -> Path | None:
-    """One self-contained HTML page of the executed analysis notebooks (outputs and figures, no code),
-    followed by the failure browser of the run's tasks and of ``other_runs`` (`stad_utils.browser`)."""
-    import nbformat
-    from nbconvert import HTMLExporter
-
-    from .browser import embed_browser
-
-    executed = [paths.notebooks / f"{stage}.ipynb" for stage in stages if (paths.notebooks / f"{stage}.ipynb").exists()]
-    if not executed:
-        return None
-    combined = nbformat.read(executed[0], as_version=4)
-    for notebook in executed[1:]:
-        combined.cells.extend(nbformat.read(notebook, as_version=4).cells)
-    combined.cells = [cell for cell in combined.cells if "parameters" not in cell.metadata.get("tags", [])
-                      and "injected-parameters" not in cell.metadata.get("tags", [])]
-    exporter = HTMLExporter(template_name="report", extra_template_basedirs=[str(TEMPLATES)], exclude_input=True,
-                            exclude_input_prompt=True, exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(combined)
-    write_atomic(paths.html, embed_browser(body, [paths.root, *other_runs]))
-    return paths.html
 
 
 def parse_overrides(assignments: list[str]) -> dict[str, dict]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -22,6 +22,8 @@ from .analysis import (bottleneck_attribution, help_from_content, k_order, k_sha
                        success_by_level, undetermined_counts, undetermined_words)
 from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
 from .definitions import MIN_SUPPORT, UNRESOLVED
+from .escaping import mathtext_plain
+from .names import short_names
 from .records import Outcome
 from .skills import fold_rare_skills
 
@@ -49,26 +51,28 @@ def placeholder(title: str, message: str):
     return fig
 
 
-def readable(name: str, width: int = 24) -> str:
-    """A skill name shortened to two lines of ``width`` characters.
+def readable(names: Sequence[str], width: int = 24, lines: int = 2) -> list[str]:
+    """Tick labels for ``names``: each at most ``lines`` lines of ``width`` characters, distinct
+    from the others (never cut where two names differ, `stad_utils.names.short_names`), with
+    ``$`` shown as typed.
 
     Examples
     --------
-    >>> readable("extract quantities from the text of a word problem", width=20)
-    'extract quantities\\nfrom the text of […]'
+    >>> readable(["Multiply the number of groups by the number of items in each group.",
+    ...           "Multiply the number of items sold by the price of one item."], width=20)
+    ['Multiply the number\\nof groups by the …', 'Multiply the number\\nof items sold by …']
     """
-    return textwrap.fill(textwrap.shorten(name, width=2 * width, placeholder=" […]"), width)
+    room = width * lines
+    while True:  # words wrap short of the full width: shorten until every label fits its lines
+        wrapped = {name: textwrap.wrap(short, width) for name, short in short_names(list(names), room).items()}
+        if room <= width or all(len(lines_of) <= lines for lines_of in wrapped.values()):
+            return [mathtext_plain("\n".join(wrapped[name])) for name in names]
+        room -= 4
 
 
-def one_line(name: str, width: int = 34) -> str:
-    """A skill name shortened to one line, for rows of a heatmap (one row is one line high).
-
-    Examples
-    --------
-    >>> one_line("Multiply the number of groups by the number of items in each group.")
-    'Multiply the number of groups […]'
-    """
-    return textwrap.shorten(name, width=width, placeholder=" […]")
+def one_line(names: Sequence[str], width: int = 34) -> list[str]:
+    """Labels for the rows of a heatmap (one row is one line high): see `readable`."""
+    return readable(names, width, lines=1)
 
 
 def k_label(k: int) -> str:
@@ -83,9 +87,17 @@ def k_label(k: int) -> str:
 
 
 def model_names(items: Sequence[Outcome]) -> dict[str, str]:
-    """Each model's legend name, marking simulated targets (unless their name already says so)."""
+    """Each model's legend name, marking simulated targets (unless their name already says so), ``$`` as typed."""
     simulated = {o.model for o in items if o.simulated and "simulat" not in o.model.lower()}
-    return {m: f"{m} (simulated)" if m in simulated else m for m in sorted({o.model for o in items})}
+    return {m: mathtext_plain(f"{m} (simulated)" if m in simulated else m) for m in sorted({o.model for o in items})}
+
+
+def models_with_data(names: dict[str, str], present: Iterable[str]) -> tuple[dict[str, str], str]:
+    """The models of ``names`` that have data in a figure, and the words naming those left out ('' if none)."""
+    present = set(present)
+    missing = [name for model, name in names.items() if model not in present]
+    note = f"No data here for {', '.join(missing)}. " if missing else ""
+    return {model: name for model, name in names.items() if model in present}, note
 
 
 def skill_folding(items: Sequence[Outcome], max_shown: int = MAX_SHOWN) -> dict[str, str]:
@@ -142,14 +154,17 @@ def _left_out(items: Sequence[Outcome]) -> str:
 
 
 def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: dict[str, str], *,
-                  horizontal: bool = False, min_support: int = MIN_SUPPORT) -> None:
+                  horizontal: bool = False, min_support: int = MIN_SUPPORT) -> str:
     """Bars of ``value`` per ``category`` (position) and model (colour) with ``low``–``high`` error bars.
 
     Bars resting on fewer than ``min_support`` units (column ``n``) are drawn faded; the figure
     moves the legend out of the axes (`_finish_with_legend`) so that it never covers a bar.
+    A model without any unit here gets no slot and no legend entry: the returned words name it
+    for the subtitle ('' when every model has data). Colours follow ``names``, the same in every figure.
     """
     colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
-    width = 0.8 / len(names)
+    names, missing = models_with_data(names, table.loc[table["n"].fillna(0) > 0, "model"])
+    width = 0.8 / max(1, len(names))
     for i, (model, name) in enumerate(names.items()):
         rows = table[table["model"] == model].set_index(category).reindex(order)
         value = rows["value"].fillna(0).to_numpy(dtype=float)
@@ -161,7 +176,7 @@ def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: di
                 ax.bar(positions, value, width=width * 0.95, yerr=errors, color=colours[model], label=name, capsize=3))
         for bar, n in zip(bars, rows["n"].fillna(0)):
             bar.set_alpha(1.0 if n >= min_support else 0.35)
-    labels = [readable(str(c), 24 if horizontal else 11) for c in order]
+    labels = readable([str(c) for c in order], 24 if horizontal else 11)
     if horizontal:
         ax.set_yticks(range(len(order)), labels)
         if not ax.yaxis_inverted():  # most important first, once even on shared axes
@@ -169,6 +184,7 @@ def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: di
     else:
         ax.set_xticks(range(len(order)), labels)
     ax.legend(handles=[Patch(color=colours[model], label=name) for model, name in names.items()])
+    return missing
 
 
 # ------------------------------------------------------------------------------------------ one model or several
@@ -191,10 +207,11 @@ def plot_k_shares(items: Sequence[Outcome]):
         return placeholder(title, f"{NO_ANSWERS}: no task has a determined k. {_left_out(items)}")
     order = sorted(shares["k"].unique(), key=k_order)
     fig, ax = plt.subplots(figsize=(11, 6))
-    _grouped_bars(ax, shares.assign(k=shares["k"].map(k_label)), "k", [k_label(k) for k in order], model_names(items))
+    missing = _grouped_bars(ax, shares.assign(k=shares["k"].map(k_label)), "k", [k_label(k) for k in order],
+                            model_names(items))
     ax.set(xlabel="minimal scaffolding level k", ylabel="share of tasks", ylim=(0, 1))
     counts = ", ".join(f"{model_names(items)[m]} n = {int(n)}" for m, n in shares.groupby("model")["n"].first().items())
-    _titled(fig, ax, title, f"tasks with a determined k: {counts}. {_left_out(items) or 'None undetermined'}. "
+    _titled(fig, ax, title, f"tasks with a determined k: {counts}. {missing}{_left_out(items) or 'None undetermined'}. "
                             "Bars: 95% Wilson intervals.")
     _finish_with_legend(fig, ax)
     return fig
@@ -208,8 +225,8 @@ def plot_success_by_level(items: Sequence[Outcome]):
     table = table[table["n"] > 0]
     if table.empty:
         return placeholder(title, f"{NO_ANSWERS}. {_left_out(items)}")
-    names = model_names(items)
-    colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
+    colours = dict(zip(model_names(items), sns.color_palette(n_colors=len(model_names(items)))))
+    names, missing = models_with_data(model_names(items), table["model"])
     fig, ax = plt.subplots(figsize=(11, 6))
     for (model, kind), rows in table.groupby(["model", "kind"]):
         shift = (list(names).index(model) - (len(names) - 1) / 2) * 0.06
@@ -222,7 +239,7 @@ def plot_success_by_level(items: Sequence[Outcome]):
     ax.legend()
     note = ("Levels ≥ 1 were asked only of tasks failed as asked (policy on_failure). "
             if policy_of(items) == "on_failure" else "")
-    _titled(fig, ax, title, f"{note}Over tasks answered at each level; bars: 95% Wilson intervals.")
+    _titled(fig, ax, title, f"{note}{missing}Over tasks answered at each level; bars: 95% Wilson intervals.")
     _finish_with_legend(fig, ax)
     return fig
 
@@ -235,11 +252,12 @@ def plot_bottlenecks(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_s
         return placeholder(title, f"no task with a determined k needed help. {_left_out(items)}")
     order = by_support(table.groupby("bottleneck")["tasks"].sum())
     fig, ax = plt.subplots(figsize=(11, 2.5 + 0.45 * len(order) * max(1, len(model_names(items)) / 1.5)))
-    _grouped_bars(ax, table, "bottleneck", order, model_names(items), horizontal=True, min_support=min_support)
+    missing = _grouped_bars(ax, table, "bottleneck", order, model_names(items), horizontal=True,
+                            min_support=min_support)
     ax.set(xlabel="share of tasks that needed help", xlim=(0, 1))
     needed = ", ".join(f"{model_names(items)[m]} n = {n:g}" for m, n in table.groupby("model")["n"].first().items())
     _titled(fig, ax, title, f"bottleneck = step k, the step whose provision turned failure into success. Tasks that "
-                            f"needed help: {needed}. {_left_out(items) or 'None undetermined'}. "
+                            f"needed help: {needed}. {missing}{_left_out(items) or 'None undetermined'}. "
                             "Bars: 95% Wilson intervals.")
     _finish_with_legend(fig, ax)
     return fig
@@ -254,15 +272,18 @@ def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_suppor
     order = by_support(table.groupby("skill")["occurrences"].sum())
     names = model_names(items)
     fig, axes = plt.subplots(1, 2, figsize=(14, 2.5 + 0.5 * len(order) * max(1, len(names) / 1.5)), sharey=True)
+    missing = []
     for ax, measure, n, label in ((axes[0], "isolated_accuracy", "isolated_n", "accuracy asked alone"),
                                   (axes[1], "bottleneck_rate", "at_risk", "bottleneck rate (descriptive)")):
-        _grouped_bars(ax, table.rename(columns={measure: "value", f"{measure}_low": "low", f"{measure}_high": "high",
-                                                n: "n"}), "skill", order, names, horizontal=True,
-                      min_support=min_support)
+        missing.append(_grouped_bars(ax, table.rename(columns={measure: "value", f"{measure}_low": "low",
+                                                               f"{measure}_high": "high", n: "n"}),
+                                     "skill", order, names, horizontal=True, min_support=min_support))
         ax.set(xlabel=label, xlim=(0, 1))
     axes[1].get_legend().remove()
+    missing_words = " ".join(f"{side}: {words}" for side, words in zip(("Left", "Right"), missing) if words)
     _titled(fig, axes[0], title, f"{len(order)} shown skills, most frequent first; bars: 95% Wilson intervals; "
-                                 f"faded: fewer than {min_support} answered (left) or at-risk steps (right). "
+                                 f"faded: fewer than {min_support} answered (left) or at-risk steps (right; at-risk "
+                                 f"step: one whose task was still unsolved with it next to give). {missing_words}"
                                  f"{_left_out(items)}")
     _finish_with_legend(fig, axes[0])
     return fig
@@ -276,10 +297,11 @@ def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
         return placeholder(title, "no placebo question was answered")
     names = model_names(items)
     fig, ax = plt.subplots(figsize=(10, 5.5))
-    _grouped_bars(ax, table.rename(columns={"estimate": "value"}), "level", sorted(table["level"].unique()), names)
+    missing = _grouped_bars(ax, table.rename(columns={"estimate": "value"}), "level", sorted(table["level"].unique()),
+                            names)
     ax.axhline(0, color="black", linewidth=1)
     ax.set(xlabel="scaffold level j", ylabel="success difference", ylim=(-1, 1))
-    _titled(fig, ax, title, "paired over tasks answered at both; bars: 95% bootstrap intervals.")
+    _titled(fig, ax, title, f"paired over tasks answered at both; bars: 95% bootstrap intervals. {missing}")
     _finish_with_legend(fig, ax)
     return fig
 
@@ -290,7 +312,7 @@ def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
 def plot_paired_differences(comparison: dict):
     """Accuracy A − B at each scaffold level for every model pair, with paired bootstrap 95% intervals."""
     title = "Paired difference A − B per scaffold level"
-    rows = [{**row, "pair": f"{c['models'][0]} − {c['models'][1]}"} for c in comparison["comparisons"]
+    rows = [{**row, "pair": mathtext_plain(f"{c['models'][0]} − {c['models'][1]}")} for c in comparison["comparisons"]
             for row in c["levels"]]
     if not rows:
         return placeholder(title, f"{NO_ANSWERS}: no level was answered by two models")
@@ -311,11 +333,12 @@ def plot_paired_differences(comparison: dict):
 
 
 def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[str], columns: list[str], *,
-                       label: str, rotate_columns: bool = False, fontsize: int = 12, **colours) -> None:
+                       label: str, rotate_columns: bool = False, fontsize: int = 12, colour_bar: bool = True,
+                       **colours) -> None:
     """A heatmap whose cells carry their own text (value and count), grey where there is no value."""
     ax.set_facecolor("lightgrey")
-    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": fontsize}, cbar_kws={"label": label},
-                linewidths=1, linecolor="white", **colours)
+    sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": fontsize}, cbar=colour_bar,
+                cbar_kws={"label": label}, linewidths=1, linecolor="white", **colours)
     ax.grid(False)
     ax.set_yticks(np.arange(len(rows)) + 0.5, rows, rotation=0, fontsize="small")
     ax.set_xticks(np.arange(len(columns)) + 0.5, columns, fontsize="small", rotation=90 if rotate_columns else 0)
@@ -333,32 +356,36 @@ def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN
     table = _skills_with(items, max_shown, "at_risk")
     if table.empty:
         return placeholder(title, f"no step was at risk (no task with a determined k needed help). {_left_out(items)}")
-    names = model_names(items)
     rate = table.pivot(index="skill", columns="model", values="bottleneck_rate")
     risk = table.pivot(index="skill", columns="model", values="at_risk").reindex_like(rate).fillna(0)
-    order = by_support(risk.sum(axis=1))
+    supported = risk.index[(risk >= min_support).any(axis=1)]
+    if supported.empty:
+        return placeholder(title, f"no skill was at risk {min_support} times for any model. {_left_out(items)}")
+    dropped = len(risk) - len(supported)
+    order = by_support(risk.loc[supported].sum(axis=1))
     rate, risk = rate.loc[order], risk.loc[order]
     shown = rate.where(risk >= min_support)
-    labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"),
-                      risk.map(lambda n: f"n={n:g}"))
-    fig, ax = plt.subplots(figsize=(4 + 2.6 * rate.shape[1], 2 + 0.75 * rate.shape[0]))
-    _annotated_heatmap(ax, shown, labels, [readable(s) for s in order], [readable(names[m], 18) for m in rate.columns],
-                       label="bottleneck rate", vmin=0, vmax=1, cmap="rocket_r")
+    labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"), "")
+    columns, key = _short_model_labels(items, list(rate.columns))
+    fig, ax = plt.subplots(figsize=(6 + 2.4 * rate.shape[1], max(4.5, 3.2 + 0.75 * rate.shape[0])))
+    _annotated_heatmap(ax, shown, labels, readable(order), columns, label="bottleneck rate", vmin=0, vmax=1,
+                       cmap="rocket_r")
     ax.set(xlabel="", ylabel="")
-    _titled(fig, ax, title, f"n = at-risk steps (the task still unsolved with this skill next); grey: n < {min_support}. "
-                            f"{_left_out(items)}")
+    left_out = f"{dropped} skill(s) with fewer for every model left out. " if dropped else ""
+    _titled(fig, ax, title, f"n = at-risk steps (an at-risk step: its task was still unsolved with this skill next to "
+                            f"give); grey: n < {min_support}. {left_out}{key}{_left_out(items)}")
     fig.tight_layout()
     return fig
 
 
-def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN):
+def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
+                           title: str = "Solved alone, failed whole?"):
     """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕)."""
-    title = "Solved alone, failed whole?"
     table = _skills_with(items, max_shown, "isolated_n")
     if table.empty:
         return placeholder(title, f"no isolated step was answered. {_left_out(items)}")
-    names = model_names(items)
-    colours = dict(zip(names, sns.color_palette(n_colors=len(names))))
+    colours = dict(zip(model_names(items), sns.color_palette(n_colors=len(model_names(items)))))
+    names, missing = models_with_data(model_names(items), table["model"])
     order = by_support(table.groupby("skill")["occurrences"].sum())
     fig, ax = plt.subplots(figsize=(12, 2.5 + 0.55 * len(order) * max(1, len(names) / 1.5)))
     for i, model in enumerate(names):
@@ -368,17 +395,17 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN)
         ax.scatter(rows["isolated_accuracy"], y, color=colours[model], marker="o", s=80, label=f"{names[model]}: alone")
         ax.scatter(rows["whole_task_success"], y, color=colours[model], marker="X", s=80,
                    label=f"{names[model]}: whole task")
-    ax.set_yticks(range(len(order)), [readable(s) for s in order])
+    ax.set_yticks(range(len(order)), readable(order))
     ax.invert_yaxis()
     ax.set(xlim=(-0.03, 1.03), xticks=np.linspace(0, 1, 6), xlabel="share solved")
     ax.legend()
     _titled(fig, ax, title, "● the skill's steps asked alone, ✕ the tasks containing it asked whole; "
-                            "a long line ending in ✕ on the left: done alone, failed in composition.")
+                            f"a long line ending in ✕ on the left: done alone, failed in composition. {missing}")
     _finish_with_legend(fig, ax)
     return fig
 
 
-def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6, min_support: int = MIN_SUPPORT):
+def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: int = MIN_SUPPORT):
     """Pair composition gap of the last two steps' skills, one panel per model: cells with at least
     ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks)."""
     title = "Pair composition gap: success with two steps left − product alone (negative = fails to chain)"
@@ -387,33 +414,56 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 6, min_support: in
     gaps = pair_composition_gaps(items, rename=skill_folding(items, max_shown))
     if gaps.empty:
         return placeholder(title, f"{NO_ANSWERS} with both last steps answered alone and level K−2 answered")
-    names = model_names(items)
-    models = [m for m in names if m in set(gaps["model"])]
-    skills = sorted(set(gaps["first"]) | set(gaps["second"]), key=lambda s: (is_folded(s), s))
-    # each panel: a row per skill, plus room for the column names written downwards (one line each);
-    # panels two abreast from three models on, so that the figure still fits a projector
-    columns = 1 if len(models) <= 2 else 2
-    panel_rows = math.ceil(len(models) / columns)
-    fig, axes = plt.subplots(panel_rows, columns, squeeze=False,
-                             figsize=(columns * (4.5 + 0.8 * len(skills)), panel_rows * (3.2 + 0.65 * len(skills))))
-    for ax in axes.flat[len(models):]:
+    supported = gaps[gaps["tasks"] > 0]
+    names, missing = models_with_data(model_names(items), supported["model"])
+    if supported.empty:
+        return placeholder(title, f"{NO_ANSWERS}: no pair of last steps has a task behind it")
+    def ordered(names: set[str]) -> list[str]:
+        return sorted(names, key=lambda s: (is_folded(s), s))
+
+    firsts, seconds = ordered(set(supported["first"])), ordered(set(supported["second"]))
+    label_of = dict(zip(ordered(set(firsts) | set(seconds)), one_line(ordered(set(firsts) | set(seconds)), 18)))
+    # cells of a fixed size, legible at 100%: a row or column only for a skill with a task behind it; panels
+    # two abreast sharing the skills' names on the left, so that the figure still fits a projector
+    cell, label_inches = 0.95, 0.09 * max(map(len, label_of.values()))
+    columns = min(2, len(names))
+    panel_rows = math.ceil(len(names) / columns)
+    fig, axes = plt.subplots(panel_rows, columns, squeeze=False, sharey=True,
+                             figsize=(label_inches + 1.8 + columns * (cell * len(seconds) + 0.4),
+                                      panel_rows * (label_inches + 1.2 + cell * len(firsts)) + 0.8))
+    for ax in axes.flat[len(names):]:
         ax.set_visible(False)
-    for ax, model in zip(axes.flat, models):
-        rows = gaps[gaps["model"] == model].assign(
+    for index, (ax, model) in enumerate(zip(axes.flat, names)):
+        rows = supported[supported["model"] == model].assign(
             label=lambda t: [f"{g:+.2f}\n[{lo:+.2f}, {hi:+.2f}]\nn={n:.0f}" if n >= min_support else f"n={n:.0f}"
                              for g, lo, hi, n in zip(t["gap"], t["low"], t["high"], t["tasks"])])
-        tasks = rows.pivot(index="first", columns="second", values="tasks").reindex(index=skills, columns=skills)
-        gap = rows.pivot(index="first", columns="second", values="gap").reindex(index=skills, columns=skills)
-        labels = rows.pivot(index="first", columns="second", values="label").reindex(index=skills, columns=skills)
-        _annotated_heatmap(ax, gap.where(tasks >= min_support), labels.fillna("").to_numpy(),
-                           [one_line(s) for s in skills], [one_line(s) for s in skills], label="pair composition gap",
-                           rotate_columns=True, fontsize=9, vmin=-1, vmax=1, center=0, cmap="vlag")
-        ax.set(title=textwrap.fill(names[model], 48), xlabel="last step's skill", ylabel="previous step's skill")
-    fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 5.5)), fontsize="large")
-    fig.text(0.5, 0.005, f"[ ]: 95% Newcombe interval; grey: fewer than {min_support} tasks", ha="center",
-             fontsize="x-small", color="dimgray")
+        def grid(column: str) -> pd.DataFrame:
+            return rows.pivot(index="first", columns="second", values=column).reindex(index=firsts, columns=seconds)
+        _annotated_heatmap(ax, grid("gap").where(grid("tasks") >= min_support), grid("label").fillna("").to_numpy(),
+                           [label_of[s] for s in firsts], [label_of[s] for s in seconds], label="pair composition gap",
+                           rotate_columns=True, fontsize=8, colour_bar=index == len(names) - 1,
+                           vmin=-1, vmax=1, center=0, cmap="vlag")
+        ax.set(title=textwrap.fill(names[model], 30), xlabel="last step's skill",
+               ylabel="previous step's skill" if index % columns == 0 else "")
+    fig.suptitle(textwrap.fill(f"{title}. {missing}", int(fig.get_figwidth() * 5.5)), fontsize="large")
+    fig.text(0.5, 0.005, f"[ ]: 95% Newcombe interval; grey: fewer than {min_support} tasks; empty: no task with "
+             "this pair", ha="center", fontsize="x-small", color="dimgray")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
+
+
+def _short_model_labels(items: Sequence[Outcome], models: Sequence[str]) -> tuple[list[str], str]:
+    """Tick labels of models (short names, `stad_utils.names.short_names`) and a key for those shortened."""
+    full = model_names(items)
+    shortened = short_names([full[model] for model in models], 24)
+    key = "; ".join(f"{short} = {name}" for name, short in shortened.items() if short != name)
+    return [textwrap.fill(shortened[full[model]], 18) for model in models], f"Key: {key}. " if key else ""
+
+
+def plot_model_breaks(items: Sequence[Outcome], model: str, max_shown: int = MAX_SHOWN):
+    """One model's skills alone vs whole (`plot_isolated_vs_whole`), titled with its name: where it breaks."""
+    return plot_isolated_vs_whole([o for o in items if o.model == model], max_shown,
+                                  title=textwrap.fill(f"Where does {model_names(items)[model]} break?", 60))
 
 
 # ------------------------------------------------------------------------------------------ the notebooks' sets
@@ -441,7 +491,7 @@ def plot_k_stability(items: Sequence[Outcome]):
         same = rows["same_k"].mean()
         ax.set(title=textwrap.fill(f"{model_names(items)[model]}: same k in every sample for {same:.0%} of tasks", 34),
                xlabel="samples")
-        ax.set_yticks(range(len(tasks)), tasks, fontsize="x-small")
+        ax.set_yticks(range(len(tasks)), [mathtext_plain(task) for task in tasks], fontsize="x-small")
     axes[0][0].invert_yaxis()  # once: the panels share their y axis
     axes[0][0].legend()
     fig.suptitle(title, fontsize="large")
@@ -464,9 +514,8 @@ def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, mi
 
 def comparison_figures(items: Sequence[Outcome], comparison: dict, *, max_shown: int = MAX_SHOWN,
                        min_support: int = MIN_SUPPORT) -> dict:
-    """The figures of ``07_compare`` by file name."""
-    return {"compare_k_shares": plot_k_shares(items), "compare_success_by_level": plot_success_by_level(items),
-            "compare_differences": plot_paired_differences(comparison),
+    """The figures of ``07_compare`` by file name (k shares and success per level are 06's)."""
+    return {"compare_differences": plot_paired_differences(comparison),
             "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison["min_support"]),
             "compare_isolated_vs_whole": plot_isolated_vs_whole(items, max_shown),
             "compare_pair_gaps": plot_pair_gaps(items, min_support=min_support)}

@@ -159,8 +159,11 @@ class SkillMapper:
         Cluster index per step; 0 is the cluster with the most steps.
     names_ : dict of int to str
         Cluster index → name: for skill names, the cluster's most central name (the one
-        closest to the mean of its steps' embeddings); for descriptions, the original
-        description of its most central step.
+        closest to the mean of its steps' embeddings); for descriptions, the known label most
+        of its steps carry when every step has one (generated tasks: "multiplication"; a label
+        heading two clusters is followed by each one's central description), else the
+        original description of its most central step. How pure the clusters are is
+        `label_agreement`'s to say, not the name's.
     n_clusters_ : int
         Number of clusters found.
     criterion_ : str
@@ -224,7 +227,16 @@ class SkillMapper:
         self.n_clusters_ = len(order)
         readable = self.texts_ if self.cluster_on_ == "skill" else [step.description for step in steps]
         self.names_ = {c: self._central_text(vectors, c, readable) for c in range(self.n_clusters_)}
+        if self.cluster_on_ == "description" and has_skills:
+            self.names_ = self._label_names([step.skill for step in steps])
         return self
+
+    def _label_names(self, labels: Sequence[str]) -> dict[int, str]:
+        """Each cluster named by the label most of its steps carry (see ``names_``)."""
+        majority = {c: Counter(labels[i] for i in np.flatnonzero(self.labels_ == c)).most_common(1)[0][0]
+                    for c in range(self.n_clusters_)}
+        heads = Counter(majority.values())
+        return {c: label if heads[label] == 1 else f"{label}: {self.names_[c]}" for c, label in majority.items()}
 
     def _cluster(self, vectors: np.ndarray, n_distinct: int) -> np.ndarray:
         """Cluster labels per step; sets ``criterion_``, ``criterion_value_`` and ``scores_``."""

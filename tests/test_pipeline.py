@@ -48,7 +48,7 @@ def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
         assert set(summary["per_skill"]) <= {s for o in results for s in o.skills}
     [comparison] = json.loads(paths.comparison.read_text())["comparisons"]
     assert comparison["models"] == ["answer-line", "plain"] and comparison["statement"]
-    for figure in ("k_distribution", "success_by_level", "skills", "compare_k_shares", "compare_bottlenecks",
+    for figure in ("k_distribution", "success_by_level", "skills", "compare_differences", "compare_bottlenecks",
                    "compare_isolated_vs_whole", "compare_pair_gaps"):
         assert (paths.figures / f"{figure}.png").stat().st_size > 10_000
     assert len(list(paths.notebooks.glob("*.ipynb"))) == 7

@@ -111,3 +111,34 @@ def test_repeated_samples_get_a_k_stability_figure_that_fits():
     fig = plot_k_stability(items)
     assert not label_overlaps(fig) and not texts_cut_off(fig)
     assert "k_stability" in analysis_figures(items, n_resamples=20)
+
+
+def test_a_model_without_data_gets_no_slot_and_is_named_in_words():
+    from stad_utils.plots import plot_k_shares
+
+    items = [outcome("model-a", f"t{i}", ["add", "mul"], [i % 2 == 0, True], [True, True]) for i in range(6)]
+    items += [outcome("model-b", f"t{i}", ["add", "mul"], [None, None], [None, None]) for i in range(6)]
+    fig = plot_k_shares(items)
+    legend = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert legend == ["model-a"] and "No data here for model-b" in fig.axes[0].get_title().replace("\n", " ")
+
+
+def test_long_skill_names_are_never_cut_where_they_differ():
+    from stad_utils.plots import readable
+
+    names = ["Multiply the number of groups by the number of items in each group.",
+             "Multiply the number of items sold by the price of one item.",
+             "Add the minutes of the first trip to the clock time 09:40",
+             "Add the minutes of the first trip to the clock time 10:15"]
+    labels = readable(names, width=20)
+    assert len(set(labels)) == len(names) and all(label.count("\n") <= 1 for label in labels)
+    assert "09:40" in labels[2] and "10:15" in labels[3]
+
+
+def test_the_pair_gap_heatmap_shows_only_pairs_with_tasks_and_stays_legible():
+    fig = all_figures(many_skills_run(n_tasks=120))["compare_pair_gaps"]
+    cells = [text.get_text() for ax in fig.axes for text in ax.texts]
+    assert cells and not any("n=0" in cell for cell in cells)
+    assert not label_overlaps(fig) and not texts_cut_off(fig)
+    width, height = fig.get_size_inches() * DPI
+    assert width <= 1800 and height <= 1800

@@ -125,6 +125,16 @@ def test_quickstart_description_clusters_recover_the_known_labels():
     skills = map_skills(ladders, mapper := SkillMapper(cluster_on="description"))
     assert mapper.n_clusters_ == len({s.label for s in skills})  # the criterion finds as many skills as labels
     assert label_agreement(skills) == 1.0
+    assert all(s.skill == s.label for s in skills)  # each cluster is named by its steps' label: "multiplication"
+
+
+def test_a_label_heading_two_description_clusters_names_each_with_its_central_description():
+    steps = [Step(description=d, answer="1", skill="multiplication") for d in
+             ["Multiply the bags by the apples in each bag", "Multiply the boxes by the pens in each box",
+              "Convert hours to minutes", "Convert hours into minutes"]]
+    mapper = SkillMapper("tfidf", cluster_on="description", n_clusters=2).fit(steps)
+    assert sorted(name.split(": ")[0] for name in mapper.names_.values()) == ["multiplication", "multiplication"]
+    assert len(set(mapper.names_.values())) == 2
 
 
 def test_auto_clusters_skill_names_only_when_every_step_has_one():

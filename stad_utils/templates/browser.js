@@ -59,8 +59,10 @@
     row.tabIndex = 0;
     row.dataset.index = index;
     const flags = new Set(Object.values(task.flags).flat());
+    const skills = cell(task.skills.map((skill) => data.short[skill] || skill).join(", "), "stad-skills");
+    skills.title = task.skills.join("\n");
     row.append(cell(task.id), cell(task.source), cell(task.question, "stad-snippet"), cell(task.n_steps),
-      cell(task.skills.join(", ")), ...data.models.map((model) => kCell(task.k[model])),
+      skills, ...data.models.map((model) => kCell(task.k[model])),
       cell([...flags].map((flag) => data.flag_labels[flag]).join(", "), "stad-flags"),
       cell(task.disagree ? "≠" : ""));
     row.querySelector(".stad-snippet").title = task.question;

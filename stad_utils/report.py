@@ -1,0 +1,230 @@
+"""``report.html``: a front page, the executed analysis notebooks, and the failure browser, in one offline page.
+
+The page opens on what a newcomer asks first: which run, when, judged by which judge, which
+models (real or simulated), how many tasks survived each stage, and for each model one
+sentence on where its reasoning breaks, beside the figure that shows it. A table of contents
+follows, then the methods and results of ``06_analyze`` and ``07_compare`` (their outputs,
+no code), then the failure browser (`stad_utils.browser`).
+
+Safe by construction: skill names, model names, replies and errors are data. The front page
+and the browser are rendered by jinja with autoescape; the notebooks' HTML is sanitised with
+``nh3`` (no script, no event handler, no link but to an anchor of the page, no image but an
+embedded one), and the widget state papermill saved is dropped, so nothing loads from a CDN.
+The page's only scripts are the browser's, inserted after sanitising.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import jinja2
+import nbformat
+from markupsafe import Markup
+
+from .files import write_atomic
+from .store import RunPaths
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+NOTEBOOK_ONLY = "notebook-only"
+"""The tag of a notebook cell that speaks of the notebook itself (e.g. of its widget), left out of the page."""
+ID_PREFIX = "nb-"  # the notebooks' heading anchors, kept apart from the page's own ids
+
+_TEMPLATES = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                                undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+# ------------------------------------------------------------------------------------------ sanitising
+
+
+def _keep_attribute(tag: str, attribute: str, value: str) -> str | None:
+    """nh3's filter: links only to anchors of the page, images only embedded, ids prefixed."""
+    if attribute == "href":
+        return ID_PREFIX.join(("#", value[1:])) if value.startswith("#") else None
+    if attribute == "src":
+        return value if re.match(r"data:image/(png|jpeg);base64,", value) else None
+    if attribute == "id":
+        return ID_PREFIX + value
+    return value
+
+
+def sanitise(html: str) -> str:
+    """``html`` with nothing that runs or loads: no script, style, event handler, form, frame,
+    inline style, outside link or outside image (see `_keep_attribute`).
+
+    Examples
+    --------
+    >>> sanitise('<p onclick="x()">a<script>alert(1)</script><a href="javascript:x()">b</a><img src=x></p>')
+    '<p>a<a rel="noopener noreferrer">b</a><img></p>'
+    """
+    import nh3
+
+    return nh3.clean(html, tags=nh3.ALLOWED_TAGS | {"main", "section"},
+                     attributes={"*": {"class", "id", "title"}, "img": {"src", "alt", "width", "height"},
+                                 "a": {"href"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan"}},
+                     url_schemes={"data"}, attribute_filter=_keep_attribute)
+
+
+# ------------------------------------------------------------------------------------------ the notebooks
+
+
+def _report_cells(notebooks: Sequence[Path]) -> nbformat.NotebookNode:
+    """The notebooks as one, without parameter cells, notebook-only cells and widget outputs.
+
+    A widget's output is its saved state plus a text repr: the state would make nbconvert load
+    the widget manager from a CDN, and the repr is no use on a page without a kernel (the
+    failure browser at the end of the page is the same view).
+    """
+    combined = nbformat.read(notebooks[0], as_version=4)
+    for notebook in notebooks[1:]:
+        combined.cells.extend(nbformat.read(notebook, as_version=4).cells)
+    skipped = {"parameters", "injected-parameters", NOTEBOOK_ONLY}
+    combined.cells = [cell for cell in combined.cells if not skipped & set(cell.metadata.get("tags", []))]
+    for cell in combined.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [output for output in cell.outputs if WIDGET_VIEW not in output.get("data", {})]
+    combined.metadata.pop("widgets", None)
+    return combined
+
+
+def notebook_html(notebooks: Sequence[Path]) -> tuple[str, str]:
+    """The notebooks' outputs and markdown as sanitised HTML, and the exporter's style sheets."""
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="report", extra_template_basedirs=[str(TEMPLATES)], exclude_input=True,
+                            exclude_input_prompt=True, exclude_output_prompt=True)
+    page, _ = exporter.from_notebook_node(_report_cells(notebooks))
+    head, _, rest = page.partition("<body")
+    body = rest[rest.index(">") + 1:rest.rindex("</body>")]
+    styles = "".join(re.findall(r"<style[^>]*>.*?</style>", head, flags=re.S))  # the template's, no data
+    return sanitise(body), styles
+
+
+def headings(html: str, levels: str = "12") -> list[dict]:
+    """``{"id", "text", "level"}`` of the ``<h1>``/``<h2>`` of sanitised HTML, for a table of contents."""
+    found = re.finditer(rf'<h([{levels}])[^>]*\bid="([^"]+)"[^>]*>(.*?)</h\1>', html, flags=re.S)
+    return [{"level": int(match[1]), "id": match[2], "text": Markup(re.sub(r"<[^>]+>", "", match[3])).unescape()
+             .replace("¶", "").strip()} for match in found]
+
+
+# ------------------------------------------------------------------------------------------ the front page
+
+
+def _figure_uri(fig) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=80)
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _count_lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(1 for line in handle if line.strip())
+
+
+def _judge_versions(paths: RunPaths) -> list[str]:
+    if not paths.verdicts.exists():
+        return []
+    with open(paths.verdicts, encoding="utf-8") as handle:
+        return sorted({json.loads(line).get("judge_version") or "unrecorded" for line in handle if line.strip()})
+
+
+def file_funnel(paths: RunPaths) -> list[tuple[str, int]]:
+    """The tasks that reached each stage, counted in the run's files (for runs without ``summary["funnel"]``)."""
+    funnel = [("loaded", _count_lines(paths.tasks))] if paths.tasks.exists() else []
+    if paths.ladders.exists():
+        with open(paths.ladders, encoding="utf-8") as handle:
+            ladders = [json.loads(line) for line in handle if line.strip()]
+        funnel += [("scaffolded", len(ladders)), ("verified", sum(bool(ladder.get("verified")) for ladder in ladders))]
+    if paths.outcomes.exists():
+        with open(paths.outcomes, encoding="utf-8") as handle:
+            funnel.append(("evaluated", len({json.loads(line)["task_id"] for line in handle if line.strip()})))
+    return funnel
+
+
+def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The funnel of tasks, stage by stage, and the tasks dropped by reason."""
+    funnel = summary.get("funnel")
+    if not funnel:
+        return file_funnel(paths), {}
+    stages = [(stage, funnel[stage]) for stage in ("loaded", "consistent", "verified", "evaluated") if stage in funnel]
+    return stages, dict(funnel.get("dropped") or {})
+
+
+def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
+    """What the front page says of one model: where it breaks, in one sentence, and how sure that is."""
+    from .analysis import difference_words
+
+    diagnosis = numbers.get("diagnosis") or {}
+    facts = []
+    if diagnosis.get("weak_skills"):
+        facts.append("weak skills: " + ", ".join(map(str, diagnosis["weak_skills"])))
+    effect = diagnosis.get("composition_effect")
+    if effect and effect.get("value") is not None:
+        facts.append(f"{effect.get('name') or 'composition effect'}: {difference_words(effect)}")
+    if isinstance(diagnosis.get("test"), str):
+        correction = diagnosis.get("correction")
+        facts.append(f"test: {diagnosis['test']}" + (f" ({correction})" if isinstance(correction, str) else ""))
+    return {"name": model, "simulated": bool(numbers.get("simulated")),
+            "sentence": diagnosis.get("headline") or numbers.get("weakness_profile", ""), "facts": facts,
+            "figure": figure}
+
+
+def _model_figures(paths: RunPaths, other_runs: Sequence[Path | str], models: Iterable[str]) -> dict[str, str]:
+    """Per model, the figure of its skills alone vs whole (`plots.plot_model_breaks`) as an embedded PNG."""
+    from .plots import plot_model_breaks
+    from .records import Outcome
+    from .store import read_records
+
+    items = [o for run in (paths.root, *map(Path, other_runs)) if RunPaths(run).outcomes.exists()
+             for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
+    return {model: _figure_uri(plot_model_breaks(items, model)) for model in models
+            if any(o.model == model for o in items)}
+
+
+def front_page(paths: RunPaths, other_runs: Sequence[Path | str] = ()) -> dict:
+    """The front page's facts: run, date, judge, models with their sentence and figure, and the funnel."""
+    summary = _read_json(paths.summary)
+    manifest = _read_json(paths.manifest)
+    invocations = manifest.get("invocations") or [{}]
+    models = summary.get("models", {})
+    figures = _model_figures(paths, other_runs, models)
+    funnel, dropped = funnel_steps(summary, paths)
+    return {
+        "run": manifest.get("run") or paths.root.name,
+        "date": (invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
+        "judge": _judge_versions(paths),
+        "models": [model_entry(model, numbers, figures.get(model)) for model, numbers in models.items()],
+        "funnel": funnel, "dropped": dropped,
+    }
+
+
+# ------------------------------------------------------------------------------------------ the page
+
+
+def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare"),
+                      other_runs: tuple[Path | str, ...] = ()) -> Path | None:
+    """Write ``report.html`` of a run folder (see the module's docstring); ``None`` before 06 or 07 ran."""
+    from .browser import browser_data, browser_section
+
+    executed = [paths.notebooks / f"{stage}.ipynb" for stage in stages if (paths.notebooks / f"{stage}.ipynb").exists()]
+    if not executed:
+        return None
+    body, styles = notebook_html(executed)
+    data = browser_data([paths.root, *other_runs])
+    page = _TEMPLATES.get_template("report.html.jinja").render(
+        front=front_page(paths, other_runs), contents=headings(body), styles=Markup(styles), body=Markup(body),
+        browser=Markup(browser_section(data)) if data["tasks"] else None)
+    write_atomic(paths.html, page)
+    return paths.html
