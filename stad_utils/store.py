@@ -183,6 +183,8 @@ class RunPaths:
         self.manifest = self.root / "manifest.json"  # the runner: versions, commit, params hash, endpoints, times
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"
+        self.logs = self.root / "logs"  # the embedded servers' logs, and the progress lines the runner prints
+        self.progress = self.logs / "progress.log"  # 05_evaluate: done / errors / rate per target (`ProgressLog`)
 
 
 def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dict:
