@@ -160,10 +160,6 @@ class LlamaServers:
     def urls(self) -> list[str]:
         return [server.url for server in self._servers]
 
-    @property
-    def logs(self) -> list[Path]:
-        return [server.log for server in self._servers]
-
     def check(self) -> None:
         """Raise `EmbeddedServerDied` if a server exited after its one restart."""
         if self._failure is not None:
@@ -227,7 +223,7 @@ class SupervisedClient(ModelClient):
         try:
             self.servers.check()
         except EmbeddedServerDied as exc:
-            raise EmbeddedServerDied(f"target {self.model}: {exc}") from None
+            raise EmbeddedServerDied(f"{self.role} {self.model}: {exc}") from None
 
     def _one(self, key: str, messages: Messages, params: dict[str, Any]) -> ChatResult:
         self._check_servers()
