@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from .metrics import is_error
 from .records import Verdict
 
 @dataclass
@@ -151,7 +152,7 @@ def check_error_budget(verdicts_by_target: Mapping[str, Sequence[Verdict]], max_
     """
     over = []
     for target, verdicts in verdicts_by_target.items():
-        errors = [verdict.error or "error" for verdict in verdicts if verdict.outcome == "error"]
+        errors = [verdict.error or "error" for verdict in verdicts if is_error(verdict)]
         if verdicts and len(errors) / len(verdicts) > max_error_share:
             kinds = ", ".join(f"{kind} ×{n}" for kind, n in Counter(map(error_kind, errors)).most_common())
             over.append(f"target {target}: {len(errors)} of {len(verdicts)} questions errored "

@@ -68,7 +68,7 @@ def answered_prompts(path: Path) -> list[str]:
 def test_a_dead_server_is_restarted_once_then_its_clients_raise_quoting_its_log(stand_in_server, tmp_path):
     endpoint = {"kind": "embedded", "model": "smollm2-135m-instruct", "name": "plain", "n_servers": 1,
                 "max_retries": 8}
-    with open_client(endpoint, log_dir=tmp_path / "logs") as client:
+    with open_client(endpoint, role="target", log_dir=tmp_path / "logs") as client:
         assert client.chat_one("What is 2 + 3?").ok
         [first] = server_processes(psutil.Process())
         first.kill()
