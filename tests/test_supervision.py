@@ -45,7 +45,7 @@ def server_processes(ancestor: psutil.Process) -> list[psutil.Process]:
     found = []
     for process in ancestor.children(recursive=True):
         try:
-            if "stad_utils._orphan_guard" in " ".join(process.cmdline()):
+            if "_orphan_guard" in " ".join(process.cmdline()):
                 found.append(process)
         except psutil.NoSuchProcess:
             pass
