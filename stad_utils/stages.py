@@ -18,7 +18,7 @@ from tqdm import tqdm
 from .client import ChatResult
 from .definitions import check_policy
 from .judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
-from .metrics import latest_verdicts
+from .metrics import is_error, latest_verdicts
 from .monitor import ProgressLog
 from .records import (AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict,
                       evaluation_items)
@@ -277,7 +277,7 @@ def evaluate(
             store.append([verdict])
             bar.update(1)
             if progress_log is not None:
-                progress_log.count(target.model, errored=verdict.outcome == "error")
+                progress_log.count(target.model, errored=is_error(verdict))
 
         # The target's client bounds what is in flight; twice as many workers keep its slots busy
         # while other workers wait for the LLM judge.
