@@ -21,6 +21,15 @@ from typing import TextIO
 
 from .metrics import is_error
 from .records import Verdict
+PROGRESS_LOG = "progress.log"
+"""The file, in a run's ``logs/`` folder, whose new lines the runner prints while a stage runs."""
+
+
+def tell_console(log_dir: Path | str, line: str) -> None:
+    """Append ``line`` to the run's progress log, for the runner to print (see `follow`)."""
+    with open(Path(log_dir) / PROGRESS_LOG, "a", encoding="utf-8") as log:
+        log.write(line + "\n")
+
 
 @dataclass
 class _Count:

@@ -31,6 +31,7 @@ from typing import Any
 
 from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
                      from_cache, storable)
+from .monitor import tell_console
 from .simulate import SimulatedTarget
 
 
@@ -126,8 +127,8 @@ class LlamaServers:
     Each server writes its output to ``llama-server-<i>.log`` in ``log_dir`` (appended, one header
     line per start; default: a temporary folder removed by `stop`). A thread watches the processes:
     a server that exits is restarted once, on the same port, so its clients keep their URL and
-    retry what it dropped; if it exits again, `check` raises `EmbeddedServerDied` quoting the end
-    of its log. Every server runs under `stad_utils._orphan_guard`, so it exits when this process
+    retry what it dropped (and a run's console is told, see `stad_utils.monitor.tell_console`); if
+    it exits again, `check` raises `EmbeddedServerDied` quoting the end of its log. Every server runs under `stad_utils._orphan_guard`, so it exits when this process
     dies, even by SIGKILL.
     """
 
@@ -135,8 +136,8 @@ class LlamaServers:
                  n_threads: int = 1, ready_timeout_s: float = 120, log_dir: Path | str | None = None,
                  poll_s: float = 0.2):
         self._temporary = None if log_dir is not None else tempfile.TemporaryDirectory(prefix="llama-servers-")
-        log_dir = Path(log_dir if log_dir is not None else self._temporary.name)
-        log_dir.mkdir(parents=True, exist_ok=True)
+        self._log_dir = Path(log_dir if log_dir is not None else self._temporary.name)
+        self._log_dir.mkdir(parents=True, exist_ok=True)
         self._servers: list[_Server] = []
         self._failure: str | None = None
         self._stopping = threading.Event()
@@ -147,7 +148,7 @@ class LlamaServers:
                 command = [sys.executable, str(ORPHAN_GUARD), str(os.getpid()), "llama_cpp.server",
                            "--model", str(model_path), "--model_alias", alias, "--host", "127.0.0.1",
                            "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(n_threads)]
-                server = _Server(command, f"http://127.0.0.1:{port}/v1", log_dir / f"llama-server-{index}.log")
+                server = _Server(command, f"http://127.0.0.1:{port}/v1", self._log_dir / f"llama-server-{index}.log")
                 server.start("started")
                 self._servers.append(server)
             deadline = time.monotonic() + ready_timeout_s
@@ -175,8 +176,11 @@ class LlamaServers:
                     continue
                 if server.restarts == 0:
                     server.restarts += 1
-                    print(f"llama.cpp server {server.url} exited ({server.exit_status()}); restarting it once "
-                          f"(log: {server.log})", file=sys.stderr, flush=True)
+                    notice = f"llama.cpp server {server.url} exited ({server.exit_status()}); restarting it once " \
+                             f"(log: {server.log})"
+                    print(notice, file=sys.stderr, flush=True)
+                    if self._temporary is None:  # a run's logs folder: the runner prints it
+                        tell_console(self._log_dir, notice)
                     server.start(f"restarted after it exited ({server.exit_status()})")
                     continue
                 self._failure = (f"the embedded model's llama.cpp server {server.url} exited again "

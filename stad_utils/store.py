@@ -16,6 +16,8 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from .monitor import PROGRESS_LOG
+
 R = TypeVar("R", bound=BaseModel)
 T = TypeVar("T")
 
@@ -184,7 +186,7 @@ class RunPaths:
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"
         self.logs = self.root / "logs"  # the embedded servers' logs, and the progress lines the runner prints
-        self.progress = self.logs / "progress.log"  # 05_evaluate: done / errors / rate per target (`ProgressLog`)
+        self.progress = self.logs / PROGRESS_LOG  # what the runner prints while a stage runs (`stad_utils.monitor`)
 
 
 def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dict:

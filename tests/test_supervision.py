@@ -125,6 +125,7 @@ def test_killing_the_embedded_server_mid_evaluation_stops_the_run_then_a_rerun_a
             os.killpg(runner.pid, signal.SIGKILL)
     print(f"the run stopped {stopped_after_s:.1f} s after the second kill")
     assert runner.returncode != 0 and stopped_after_s < 30
+    assert "exited (killed by SIGKILL); restarting it once" in out  # the first death, told on the console
     assert "EmbeddedServerDied" in err and "target embedded-plain" in err
     assert f"stand-in llama.cpp server {second.pid} listening" in err  # the log's tail, on the console
 
