@@ -21,6 +21,7 @@ from typing import TextIO
 
 from .metrics import is_error
 from .records import Verdict
+
 PROGRESS_LOG = "progress.log"
 """The file, in a run's ``logs/`` folder, whose new lines the runner prints while a stage runs."""
 
