@@ -43,6 +43,7 @@ targets: list = [{"kind": "embedded", "model": "smollm2-135m-instruct", "max_tok
 judge: dict = {}  # an endpoint for the LLM judge stage; empty: deterministic and math-verify stages only
 policy: str = "full"  # "full": every level; "on_failure": variants only for failed originals (the authors' scripts)
 placebo: bool = False  # also ask each scaffold level's placebo (same length, no step solved): help from content vs form
+max_error_share: float = 0.1  # the stage fails if more than this share of a target's questions errored (results are kept)
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 export_official: str = ""  # a folder for the authors' files: their generation chain and each target's six test files ("" for none)
 
@@ -54,6 +55,7 @@ from contextlib import ExitStack
 from stad_utils import (Ladder, RunPaths, StepSkill, Verdict, evaluate_targets, k_distribution, open_client,
                         open_judge, outcomes, read_records, record_usage)
 from stad_utils.metrics import latest_verdicts
+from stad_utils.monitor import check_error_budget
 from stad_utils.official import export_run
 from stad_utils.stages import usage_by_option
 
@@ -61,11 +63,12 @@ paths = RunPaths(run_dir)
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
 skills = read_records(paths.skills, StepSkill.model_validate)
 with ExitStack() as opened:
-    llm_judge = opened.enter_context(open_judge(judge, cache_path=cache_path))
-    models = [opened.enter_context(open_client(target, cache_path=cache_path, role="target", ladders=ladders))
+    llm_judge = opened.enter_context(open_judge(judge, cache_path=cache_path, log_dir=paths.logs))
+    models = [opened.enter_context(open_client(target, cache_path=cache_path, role="target", ladders=ladders,
+                                               log_dir=paths.logs))
               for target in targets]
     evaluated = evaluate_targets(ladders, models, paths.verdicts, llm_judge=llm_judge, policy=policy,
-                                 placebo=placebo)
+                                 placebo=placebo, progress_path=paths.progress)
 for model in models:
     verdicts = evaluated[model.model]
     print(f"{model.model}: {len(verdicts)} verdicts ({sum(v.outcome == 'error' for v in verdicts)} errors, "
@@ -78,6 +81,7 @@ if export_official:
     written = export_run(paths.root, export_official, models=[model.model for model in models])
     print(f"official files: the test script's input {written.pop('')[-1]}; "
           + "; ".join(f"{model}: {len(files)} files in {files[0].parent}" for model, files in written.items()))
+check_error_budget(evaluated, max_error_share, logs=paths.logs)  # fails the stage; what was computed stays
 
 # %% [markdown]
 # What the evaluation cost, per option: repeated samples and placebo levels multiply the calls

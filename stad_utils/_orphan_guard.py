@@ -1,12 +1,15 @@
 """Run a Python module as a child that exits as soon as the process that started it dies.
 
-    python -m stad_utils._orphan_guard <parent pid> <module> [arguments …]
+    python path/to/stad_utils/_orphan_guard.py <parent pid> <module> [arguments …]
 
 The embedded llama.cpp server is started this way: if the notebook kernel (or the whole
 pipeline) is killed with SIGKILL, nothing can stop its children in an orderly way, and an
 orphaned server would keep every core busy. A daemon thread compares the parent pid twice a
 second and ends the process when it changes (portable, unlike Linux's PR_SET_PDEATHSIG,
 which fires when the parent *thread* exits).
+
+It is run as a script, not with ``-m``: ``-m`` would import the whole package first, which
+costs seconds at every start (and every restart) of a server.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def main() -> None:
     parent_pid, module, *arguments = sys.argv[1:]
     exit_when_orphaned(int(parent_pid))
     sys.argv = [module, *arguments]
+    sys.path[0] = os.getcwd()  # as ``python -m module`` would have it, not this package's folder
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 

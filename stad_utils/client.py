@@ -42,6 +42,40 @@ from .secrets import mask_secrets
 Messages = list[dict[str, str]]
 
 
+class Simulation(BaseModel):
+    """The ``simulation`` block of a ``kind: simulated`` endpoint.
+
+    Examples
+    --------
+    >>> planted = Simulation(step_accuracy={"subtraction": 0.4, "default": 0.95}, composition_penalty=0.3)
+    >>> planted.accuracy("subtraction"), planted.accuracy("addition"), planted.weak_skills()
+    (0.4, 0.95, ['subtraction'])
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    step_accuracy: dict[str, float] = {}  # skill label → chance of doing a step of it alone; "default": the rest
+    composition_penalty: float = Field(0.0, ge=0.0, le=1.0)  # chance that one link of a chain fails
+    seed: int = 0
+
+    @field_validator("step_accuracy")
+    @classmethod
+    def _probabilities(cls, accuracy: dict[str, float]) -> dict[str, float]:
+        wrong = {skill: p for skill, p in accuracy.items() if not 0.0 <= p <= 1.0}
+        if wrong:
+            raise ValueError(f"step accuracies must lie in [0, 1], got {wrong}")
+        return accuracy
+
+    def accuracy(self, skill: str | None) -> float:
+        """The chance that a step of ``skill`` is done right when asked alone."""
+        return self.step_accuracy.get(skill or "", self.step_accuracy.get("default", 1.0))
+
+    def weak_skills(self) -> list[str]:
+        """The planted weaknesses: skills with a lower accuracy than the default."""
+        return sorted(skill for skill, p in self.step_accuracy.items()
+                      if skill != "default" and p < self.accuracy(None))
+
+
 class EndpointConfig(BaseModel):
     """Where a role's model is served and how to sample from it (one block of a params file).
 
@@ -76,14 +110,12 @@ class EndpointConfig(BaseModel):
     # How to ask for JSON: "none", "json_object", "json_schema" (OpenAI, vLLM) or "llama_schema" (llama.cpp)
     json_mode: Literal["none", "json_object", "json_schema", "llama_schema"] = "none"
     n_servers: int | None = None  # embedded only: single-thread llama.cpp servers to start (None: one per core)
-    simulation: dict[str, Any] = {}  # simulated only: see `stad_utils.simulate.SimulatedTarget`
+    simulation: dict[str, Any] = {}  # simulated only: a `Simulation` (see `stad_utils.simulate.SimulatedTarget`)
 
     @field_validator("simulation")
     @classmethod
     def _known_simulation_keys(cls, block: dict[str, Any]) -> dict[str, Any]:
         """A misspelt simulation key (``step_acuracy``) is refused like any other."""
-        from .simulate import Simulation  # the simulation imports the client: import it when needed
-
         Simulation.model_validate(block)
         return block
 

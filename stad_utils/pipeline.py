@@ -11,6 +11,13 @@ The params file format is described in `stad_utils.params`. Every stage reads an
 resume: what a stage already wrote is kept and not recomputed, and model calls are answered
 from the response cache. Before any stage runs, every remote endpoint the chosen stages use is
 asked for its models, so a server that is down fails the run at once, naming its URL.
+
+While a stage runs, the progress lines its kernel writes (``logs/progress.log``: questions done,
+errored and answered per second per target in 05_evaluate) are printed to the console. A stage
+that fails stops the chain with a non-zero exit naming the stage and why: among others an
+embedded server that died twice (`stad_utils.serving.EmbeddedServerDied`, with the end of its
+log), or a target that errored on more than ``max_error_share`` of its questions
+(`stad_utils.monitor.ErrorBudgetExceeded`). A finished run names its ``report.html``.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from .client import EndpointUnavailable
 from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
                     write_atomic, write_json_atomic)
 from .manifest import stage_finished, start_manifest
+from .monitor import follow
 from .params import (NOTEBOOKS, STAGES, check_loaded_params, check_params, endpoint_blocks, load_params,
                      notebook_parameters, resolve_paths)
 from .secrets import configured_secrets, mask_secrets
@@ -40,7 +48,7 @@ RESULTS = NOTEBOOKS.parent / "results"  # where run folders go unless the params
 
 
 class StageFailed(RuntimeError):
-    pass
+    """A stage's notebook raised: names the stage, the cell, the error and the executed notebook."""
 
 
 def kernel_for_this_python(name: str = "stad-python") -> str:
@@ -132,13 +140,17 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
         print(f"[{number}/{len(chosen)}] {stage} …", flush=True)
         started = time.perf_counter()
         try:
-            execute_notebook(notebook, output, stage_params[stage], cwd=notebooks_dir, kernel=kernel, secrets=secrets)
+            with follow(paths.progress):  # what the stage's kernel reports while it runs (`ProgressLog`)
+                execute_notebook(notebook, output, stage_params[stage], cwd=notebooks_dir, kernel=kernel,
+                                 secrets=secrets)
         except pm.PapermillExecutionError as exc:
             if "no space left" in exc.evalue.lower():  # the stage's own writes (records, figures) hit a full disk
                 raise DiskFull(stage, "running stage") from None
+            headline, _, details = exc.evalue.partition("\n")
             raise StageFailed(mask_secrets(
-                f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {exc.evalue}).\n"
-                f"Open {output} to see the cell and its traceback.", secrets)) from None
+                f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {headline})\n"
+                + (f"{details}\n" if details else "") + f"Open {output} to see the cell and its traceback.",
+                secrets)) from None
         stage_finished(paths.manifest, stage, last=number == len(chosen))
         timings[stage] = round(time.perf_counter() - started, 1)
         print(f"      done in {timings[stage]} s", flush=True)
@@ -245,10 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {DiskFull(exc.filename)}", file=sys.stderr)
         return 1
     print(f"finished in {time.perf_counter() - started:.0f} s; results in {run_dir}")
-    summary = RunPaths(run_dir).summary
-    if summary.exists():
-        report = RunPaths(run_dir).report
-        print(report.read_text() if report.exists() else summary.read_text())
+    report = RunPaths(run_dir).html
+    if report.exists():
+        print(f"report: {report}\n  open it in any browser, offline: python -m webbrowser {report.as_uri()}")
     return 0
 
 

@@ -116,6 +116,23 @@ class Ladder(BaseModel):
         return len(self.steps)
 
 
+def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
+                     ) -> list[tuple[str, int, str, str]]:
+    """The ``(variant, level, prompt, reference)`` questions to put to the target for one ladder.
+
+    Scaffold and placebo levels are judged against the gold final answer, isolated steps
+    against the teacher's answer for that step.
+    """
+    items = [("original", 0, ladder.task.question, ladder.task.answer)] if original else []
+    if variants:
+        items += [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, start=1)]
+        items += [("isolated", i, text, step.answer)
+                  for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
+        if placebo:
+            items += [("placebo", j, text, ladder.task.answer) for j, text in enumerate(ladder.placebos, start=1)]
+    return items
+
+
 class StepSkill(BaseModel):
     """The skill of one step (stage 04)."""
 

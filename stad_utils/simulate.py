@@ -47,46 +47,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from .client import ChatResult, EndpointConfig, Messages, UsageStats
-from .records import Ladder, Verdict, VariantKind
-from .stages import evaluation_items
+from .client import ChatResult, EndpointConfig, Messages, Simulation, UsageStats
+from .records import Ladder, Verdict, VariantKind, evaluation_items
 from .tasks import clock
-
-
-class Simulation(BaseModel):
-    """The ``simulation`` block of a ``kind: simulated`` endpoint.
-
-    Examples
-    --------
-    >>> planted = Simulation(step_accuracy={"subtraction": 0.4, "default": 0.95}, composition_penalty=0.3)
-    >>> planted.accuracy("subtraction"), planted.accuracy("addition"), planted.weak_skills()
-    (0.4, 0.95, ['subtraction'])
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    step_accuracy: dict[str, float] = {}  # skill label → chance of doing a step of it alone; "default": the rest
-    composition_penalty: float = Field(0.0, ge=0.0, le=1.0)  # chance that one link of a chain fails
-    seed: int = 0
-
-    @field_validator("step_accuracy")
-    @classmethod
-    def _probabilities(cls, accuracy: dict[str, float]) -> dict[str, float]:
-        wrong = {skill: p for skill, p in accuracy.items() if not 0.0 <= p <= 1.0}
-        if wrong:
-            raise ValueError(f"step accuracies must lie in [0, 1], got {wrong}")
-        return accuracy
-
-    def accuracy(self, skill: str | None) -> float:
-        """The chance that a step of ``skill`` is done right when asked alone."""
-        return self.step_accuracy.get(skill or "", self.step_accuracy.get("default", 1.0))
-
-    def weak_skills(self) -> list[str]:
-        """The planted weaknesses: skills with a lower accuracy than the default."""
-        return sorted(skill for skill, p in self.step_accuracy.items()
-                      if skill != "default" and p < self.accuracy(None))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,8 +18,10 @@ from tqdm import tqdm
 from .client import ChatResult
 from .definitions import check_policy
 from .judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
-from .metrics import latest_verdicts
-from .records import AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict
+from .metrics import is_error, latest_verdicts
+from .monitor import ProgressLog
+from .records import (AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict,
+                      evaluation_items)
 from .store import RecordFile
 from .structured import Unavailable
 from .teachers import Teacher
@@ -197,23 +200,6 @@ def judged_fields(judgement: Judgement, llm_judge: LLMJudgeFn | None) -> dict:
             "error": f"judge: {judgement.explanation}" if judgement.outcome == "error" else None}
 
 
-def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
-                     ) -> list[tuple[str, int, str, str]]:
-    """The ``(variant, level, prompt, reference)`` questions to put to the target for one ladder.
-
-    Scaffold and placebo levels are judged against the gold final answer, isolated steps
-    against the teacher's answer for that step.
-    """
-    items = [("original", 0, ladder.task.question, ladder.task.answer)] if original else []
-    if variants:
-        items += [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, start=1)]
-        items += [("isolated", i, text, step.answer)
-                  for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
-        if placebo:
-            items += [("placebo", j, text, ladder.task.answer) for j, text in enumerate(ladder.placebos, start=1)]
-    return items
-
-
 def _questions(ladders: Sequence[Ladder], n_samples: int, **which: bool) -> list[Question]:
     return [Question(ladder, variant, level, prompt, reference, sample)
             for ladder in ladders for sample in range(n_samples)
@@ -239,6 +225,7 @@ def evaluate(
     policy: LadderPolicy = "full",
     placebo: bool = False,
     progress: bool = True,
+    progress_log: ProgressLog | None = None,
 ) -> list[Verdict]:
     """Ask the target every question of every verified ladder, judge each reply, append its verdict.
 
@@ -254,6 +241,8 @@ def evaluate(
         ``"on_failure"`` (the authors' scripts) asks the variants only of (task, sample) pairs whose
         original was answered wrong, which saves calls but leaves the curves of solved tasks unknown.
     placebo : also ask the placebo level of every scaffold level (`Ladder.placebos`).
+    progress : show a progress bar (inside the kernel).
+    progress_log : where to count the questions done and errored, for the runner's console.
 
     Each question is judged as soon as its reply arrives (the LLM judge included) and its verdict
     appended at once, so a kill loses no judged verdict. Resumable: questions that already have a
@@ -278,12 +267,17 @@ def evaluate(
         if not todo:
             return
         bar = tqdm(total=len(todo), desc=desc, unit="question", leave=False, disable=not progress)
+        if progress_log is not None:
+            progress_log.expect(target.model, len(todo))
 
         def answer(question: Question) -> None:
             tokens = target.endpoint.max_tokens if question.variant == "original" else target.endpoint.variant_tokens()
             reply = target.chat_one(question.prompt, sample=question.sample, max_tokens=tokens)
-            store.append([_judged(question, reply, target.model, llm_judge, policy, simulated)])
+            verdict = _judged(question, reply, target.model, llm_judge, policy, simulated)
+            store.append([verdict])
             bar.update(1)
+            if progress_log is not None:
+                progress_log.count(target.model, errored=is_error(verdict))
 
         # The target's client bounds what is in flight; twice as many workers keep its slots busy
         # while other workers wait for the LLM judge.
@@ -325,19 +319,25 @@ def _judged(question: Question, reply: ChatResult, model: str, llm_judge: LLMJud
     )
 
 
-def evaluate_targets(ladders: Sequence[Ladder], targets: Sequence, store: Path | str, **options) -> dict[str, list[Verdict]]:
+def evaluate_targets(ladders: Sequence[Ladder], targets: Sequence, store: Path | str, *,
+                     progress_path: Path | str | None = None, **options) -> dict[str, list[Verdict]]:
     """`evaluate` every target at the same time, each with its own pool, into one verdict file.
 
     Targets on separate endpoints then keep every server busy instead of waiting for each other.
-    Returns each target's verdicts by model label.
+    With ``progress_path`` (a run's ``logs/progress.log``) each target's progress is written there
+    every few seconds (`ProgressLog`), for the runner's console. Returns each target's verdicts by
+    model label.
     """
     labels = [target.model for target in targets]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:  # their verdicts would share keys and overwrite each other
         raise ValueError(f"two targets have the same name {repeated}: give each a distinct 'name'")
     shared = verdict_store(store)
-    with ThreadPoolExecutor(max_workers=max(len(targets), 1)) as pool:
-        futures = {target.model: pool.submit(evaluate, ladders, target, shared, **options) for target in targets}
+    with ExitStack() as opened:
+        progress_log = opened.enter_context(ProgressLog(progress_path)) if progress_path else None
+        pool = opened.enter_context(ThreadPoolExecutor(max_workers=max(len(targets), 1)))
+        futures = {target.model: pool.submit(evaluate, ladders, target, shared, progress_log=progress_log, **options)
+                   for target in targets}
         return {model: future.result() for model, future in futures.items()}
 
 

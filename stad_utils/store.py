@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .files import read_json_or_rebuild, write_json_atomic
+from .monitor import PROGRESS_LOG
 
 R = TypeVar("R", bound=BaseModel)
 T = TypeVar("T")
@@ -201,6 +202,8 @@ class RunPaths:
         self.manifest = self.root / "manifest.json"  # the runner: versions, commit, params hash, endpoints, times
         self.figures = self.root / "figures"
         self.notebooks = self.root / "notebooks"
+        self.logs = self.root / "logs"  # the embedded servers' logs, and the progress lines the runner prints
+        self.progress = self.logs / PROGRESS_LOG  # what the runner prints while a stage runs (`stad_utils.monitor`)
 
 
 def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dict:

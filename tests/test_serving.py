@@ -20,7 +20,7 @@ with llama_servers(embedded_model_path(), alias="smollm2", n_servers=2) as urls:
 
 
 def guarded_servers(parent: psutil.Process) -> list[psutil.Process]:
-    return [p for p in parent.children(recursive=True) if "stad_utils._orphan_guard" in " ".join(p.cmdline())]
+    return [p for p in parent.children(recursive=True) if "_orphan_guard" in " ".join(p.cmdline())]
 
 
 @pytest.mark.slow
