@@ -56,14 +56,14 @@ import json
 
 from IPython.display import Markdown, display
 
-from stad_utils import Outcome, RunPaths, Verdict, read_records, summarize_run, written_report
+from stad_utils import Outcome, RunPaths, read_records, summarize_run, written_report
 from stad_utils.analysis import k_stability, usage_table
-from stad_utils.metrics import latest_verdicts
+from stad_utils.columnar import verdict_facts
 from stad_utils.plots import analysis_figures
 
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
-verdicts = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
+verdicts = verdict_facts(run_dir)  # the latest verdict of each question, without the reply texts
 summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts)
 usage = usage_table(json.loads(paths.usage.read_text()) if paths.usage.exists() else {}, prices)
 summary["usage"] = usage.to_dict(orient="records")

@@ -1,0 +1,214 @@
+"""Verdicts and outcomes as Parquet, queried with DuckDB without holding reply texts in memory.
+
+The JSONL files stay the append-only, crash-safe log every stage writes (`stad_utils.store`);
+this module keeps a Parquet copy of each beside it, in ``<run>/columnar/``, rebuilt whenever the
+JSONL file has changed (its size and modification time are recorded with the copy). DuckDB reads
+only the columns a query names, so counting verdicts of a million replies never reads a reply.
+
+The same queries take one run folder or many (e.g. every run of a study, or a folder of Parquet
+files gathered from several machines): a later file's record replaces an earlier one with the
+same key, as when the JSONL files are read in that order.
+
+    from stad_utils.columnar import verdict_facts, reply_texts, query
+    facts = verdict_facts("results/quickstart")                 # one row per latest verdict, no texts
+    query("SELECT model, outcome, count(*) FROM verdicts GROUP BY ALL", "results/quickstart")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import duckdb
+import pandas as pd
+
+from .store import RecordError, RunPaths
+
+VERDICT_COLUMNS = {
+    "task_id": "VARCHAR", "model": "VARCHAR", "variant": "VARCHAR", "level": "INTEGER", "sample": "INTEGER",
+    "prompt": "VARCHAR", "reference": "VARCHAR", "response": "VARCHAR", "error": "VARCHAR",
+    "extracted": "VARCHAR", "outcome": "VARCHAR", "correct": "BOOLEAN", "decided_by": "VARCHAR",
+    "explanation": "VARCHAR", "judge_version": "VARCHAR", "finish_reason": "VARCHAR", "prompt_tokens": "BIGINT",
+    "completion_tokens": "BIGINT", "truncated": "BOOLEAN", "policy": "VARCHAR", "simulated": "BOOLEAN",
+    "latency_s": "DOUBLE", "cached": "BOOLEAN",
+}
+"""The fields of `stad_utils.records.Verdict` and their DuckDB types."""
+
+OUTCOME_COLUMNS = {
+    "task_id": "VARCHAR", "model": "VARCHAR", "source": "VARCHAR", "n_steps": "INTEGER", "skills": "VARCHAR[]",
+    "curve": "BOOLEAN[]", "isolated": "BOOLEAN[]", "placebo": "BOOLEAN[]", "k": "INTEGER",
+    "undetermined_by": "VARCHAR", "non_monotonic": "BOOLEAN", "n_errors": "INTEGER", "n_undecided": "INTEGER",
+    "truncated": "BOOLEAN[]", "sample": "INTEGER", "policy": "VARCHAR", "simulated": "BOOLEAN",
+}
+"""The fields of `stad_utils.records.Outcome` and their DuckDB types."""
+
+_DEFAULTS = {  # what the record types assume for a field that older files do not have
+    "sample": "0", "policy": "'full'", "simulated": "false", "truncated": "false", "cached": "false",
+    "explanation": "''", "judge_version": "''", "n_undecided": "0", "placebo": "[]::BOOLEAN[]",
+}
+_OUTCOME_DEFAULTS = {**_DEFAULTS, "truncated": "[]::BOOLEAN[]"}
+
+VERDICT_KEY = ("task_id", "model", "variant", "level", "sample")
+OUTCOME_KEY = ("task_id", "model", "sample")
+
+TEXT_COLUMNS = ("prompt", "reference", "response", "error", "extracted", "explanation")
+"""The verdict columns holding texts; `verdict_facts` leaves them out."""
+
+MEMORY_LIMIT = os.environ.get("STAD_DUCKDB_MEMORY", "1GB")
+"""DuckDB's own memory limit (it spills to disk beyond it); ``STAD_DUCKDB_MEMORY`` overrides it."""
+
+
+def connect() -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with a bounded memory budget."""
+    connection = duckdb.connect()
+    connection.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    connection.execute("SET preserve_insertion_order = true")  # the Parquet copy keeps the log's order
+    return connection
+
+
+def _stamp(path: Path) -> dict:
+    status = path.stat()
+    return {"source": path.name, "size": status.st_size, "mtime_ns": status.st_mtime_ns}
+
+
+def parquet_copy(jsonl: Path | str, columns: dict[str, str] | None = None) -> Path:
+    """The Parquet copy of a verdicts or outcomes JSONL file, converted now if missing or out of date.
+
+    Rows keep the order of the log's lines. A line that is not valid JSON, or a field of the wrong
+    type, raises `RecordError` naming the file (DuckDB's message says where in it).
+    """
+    jsonl = Path(jsonl)
+    if columns is None:
+        columns = OUTCOME_COLUMNS if jsonl.name.startswith("outcomes") else VERDICT_COLUMNS
+    defaults = _OUTCOME_DEFAULTS if columns is OUTCOME_COLUMNS else _DEFAULTS
+    target = jsonl.parent / "columnar" / f"{jsonl.stem}.parquet"
+    stamp_path = target.with_suffix(".source.json")
+    stamp = _stamp(jsonl)
+    if target.exists() and stamp_path.exists() and json.loads(stamp_path.read_text()) == stamp:
+        return target
+    target.parent.mkdir(exist_ok=True)
+    partial = target.with_suffix(".parquet.partial")
+    declared = ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items())
+    selected = ", ".join(f"coalesce({name}, {defaults[name]}) AS {name}" if name in defaults else name
+                         for name in columns)
+    connection = connect()
+    try:
+        connection.execute(
+            f"COPY (SELECT {selected} FROM read_json(?, format = 'newline_delimited', columns = {{{declared}}}, "
+            "maximum_object_size = 268435456)) "
+            f"TO '{partial}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)", [str(jsonl)])
+    except duckdb.Error as exc:
+        partial.unlink(missing_ok=True)
+        raise RecordError(jsonl, 0, None, f"cannot be read as records: {exc}") from None
+    finally:
+        connection.close()
+    os.replace(partial, target)
+    stamp_path.write_text(json.dumps(stamp))
+    return target
+
+
+def _files(runs: Path | str | Iterable[Path | str], name: str) -> list[Path]:
+    """The Parquet files of ``name`` ("verdicts" or "outcomes") of the runs, in order.
+
+    A run is a run folder (its JSONL log is converted when needed), a Parquet file, or a folder
+    of Parquet files (taken in name order).
+    """
+    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    files: list[Path] = []
+    for run in map(Path, runs):
+        log = getattr(RunPaths(run), name)
+        if run.suffix == ".parquet":
+            files.append(run)
+        elif log.exists():
+            files.append(parquet_copy(log))
+        elif run.is_dir() and not RunPaths(run).ladders.exists():  # a folder of Parquet files, not a run
+            files += sorted(run.glob(f"**/{name}*.parquet"))
+    return files
+
+
+def _latest(files: Sequence[Path], key: Sequence[str], columns: str) -> str:
+    """SQL for the latest record per key: later files win, and within a file the later row."""
+    listed = "[" + ", ".join(f"'{file}'" for file in files) + "]"
+    return (f"SELECT {columns} FROM read_parquet({listed}, filename = true, file_row_number = true, "
+            f"union_by_name = true) QUALIFY row_number() OVER (PARTITION BY {', '.join(key)} "
+            f"ORDER BY list_position({listed}, filename) DESC, file_row_number DESC) = 1")
+
+
+def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.DuckDBPyConnection | None = None,
+          parameters: Sequence | None = None) -> pd.DataFrame:
+    """Run ``sql`` over the runs' latest records, available as the views ``verdicts`` and ``outcomes``.
+
+    ``verdicts`` also has the column ``judged``: the verdict's outcome, for files written before
+    outcomes existed read from ``correct`` (`stad_utils.browser.verdict_outcome`).
+    """
+    own = connection is None
+    connection = connection or connect()
+    try:
+        for name, key, columns in (("verdicts", VERDICT_KEY, VERDICT_COLUMNS),
+                                   ("outcomes", OUTCOME_KEY, OUTCOME_COLUMNS)):
+            files = _files(runs, name)
+            if files:
+                source = _latest(files, key, "* EXCLUDE (filename, file_row_number)")
+            else:  # no such records yet: an empty table of the right columns
+                source = "SELECT " + ", ".join(f"NULL::{kind} AS {column}" for column, kind in columns.items()) \
+                    + " WHERE false"
+            judged = (", coalesce(outcome, CASE correct WHEN true THEN 'correct' WHEN false THEN 'wrong' "
+                      "ELSE 'error' END) AS judged" if name == "verdicts" else "")
+            connection.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT *{judged} FROM ({source})")
+        return connection.execute(sql, parameters or []).df()
+    finally:
+        if own:
+            connection.close()
+
+
+class VerdictFacts(NamedTuple):
+    """A verdict without its texts (prompt, reference, reply, explanation): what statistics count.
+
+    ``response`` only says whether a reply came (``""`` when one did, ``None`` when not), so
+    code written for `stad_utils.records.Verdict` that tests ``v.response is not None`` counts
+    the same; the text itself is read with `reply_texts`.
+    """
+
+    task_id: str
+    model: str
+    variant: str
+    level: int
+    sample: int
+    outcome: str
+    correct: bool | None
+    decided_by: str
+    judge_version: str
+    finish_reason: str | None
+    truncated: bool
+    policy: str
+    simulated: bool
+    cached: bool
+    replied: bool
+
+    @property
+    def response(self) -> str | None:
+        return "" if self.replied else None
+
+
+def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]:
+    """The latest verdict of every key of the runs, without texts, in the order of the log."""
+    fields = [field for field in VerdictFacts._fields if field not in ("outcome", "replied")]
+    frame = query(f"SELECT {', '.join(fields)}, judged AS outcome, response IS NOT NULL AS replied FROM verdicts "
+                  "ORDER BY task_id, model, variant, level, sample", runs)
+    frame = frame[list(VerdictFacts._fields)].astype(object).where(frame.notna(), None)
+    return [VerdictFacts(*row) for row in frame.itertuples(index=False, name=None)]
+
+
+def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> pd.DataFrame:
+    """Every column of the latest verdicts of these tasks only (texts included): a drill-down's data."""
+    wanted = pd.DataFrame({"task_id": sorted(set(task_ids))})
+    connection = connect()
+    try:
+        connection.register("wanted", wanted)
+        return query("SELECT * FROM verdicts WHERE task_id IN (SELECT task_id FROM wanted) "
+                     "ORDER BY task_id, model, variant, level, sample", runs, connection)
+    finally:
+        connection.close()
