@@ -1,8 +1,8 @@
 """An OpenAI-compatible chat server that only waits, in a process of its own, for throughput benchmarks.
 
 Every ``POST …/chat/completions`` is answered with ``reply`` after a latency: the next of a
-seeded sequence of draws (the same sequence for every server started with the same arguments,
-in order of arrival), then the sequence's mean once it is used up. It speaks HTTP/1.1 with
+seeded sequence of ``--count`` draws (the same sequence for every server started with the same
+arguments, in order of arrival), then the distribution's mean once it is used up. It speaks HTTP/1.1 with
 keep-alive and disables Nagle's algorithm on every connection, as production servers do, so
 that no 40 ms delayed-ACK stall adds to the latency; and it runs in its own process, so that
 it does not share the client's interpreter lock.
@@ -45,8 +45,8 @@ def latency_draws(spec: str, count: int, seed: int) -> list[float]:
     raise ValueError(f"latency {spec!r}: expected fixed:SECONDS or lognormal:MU:SIGMA:CAP")
 
 
-def serve(draws: list[float], reply: str = "ok") -> ThreadingHTTPServer:
-    mean = sum(draws) / len(draws) if draws else 0.0
+def serve(draws: list[float], mean: float, reply: str = "ok") -> ThreadingHTTPServer:
+    """Answer with the ``draws`` in order of arrival, then after ``mean`` seconds each."""
     queue = iter(draws)
     lock = threading.Lock()
 
@@ -114,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reply", default="ok")
     args = parser.parse_args(argv)
-    server = serve(latency_draws(args.latency, args.count, args.seed), args.reply)
+    typical = latency_draws(args.latency, 10_000, args.seed)
+    server = serve(latency_draws(args.latency, args.count, args.seed), sum(typical) / len(typical), args.reply)
     print(server.server_address[1], flush=True)
     server.serve_forever()
     return 0

@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-rerun", action="store_true", help="do not time a cached re-run of the quickstart")
     parser.add_argument("--skip-embedded", action="store_true", help="do not measure the embedded model's servers")
     parser.add_argument("--repeats", type=int, default=1, help="measure the client strategies this many times")
+    parser.add_argument("--embedded-prompts", type=int, default=24, help="prompts per embedded measurement")
+    parser.add_argument("--embedded-repeats", type=int, default=3, help="turns of each embedded layout")
     args = parser.parse_args(argv)
     latencies = {
         "fixed 50 ms": "fixed:0.05",
@@ -190,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     print("model calls per task (quickstart):", json.dumps(calls_per_task(quickstart)))
     print("six targets:", json.dumps(concurrent_targets(6, 40, 4, 0.05)))
     if not args.skip_embedded:
-        rows = embedded_generation_speed()
+        rows = embedded_generation_speed(args.embedded_prompts, args.embedded_repeats)
         for row in rows:
             print("embedded SmolLM2 generation:", json.dumps(row))
         fastest = max(rows, key=lambda row: row["median_tokens_per_s"])
