@@ -166,16 +166,18 @@ def _variants(ladder: Ladder) -> list[tuple[str, int, str, str]]:
             + [("placebo", j, text, final) for j, text in enumerate(ladder.placebos, start=1)])
 
 
-def _reply(verdict: Verdict | columnar.VerdictFacts) -> dict:
-    """What the drill-down shows of a reply; from `columnar.VerdictFacts` (no texts), only what they hold."""
-    texts = {name: getattr(verdict, name) for name in ("response", "error", "extracted", "explanation")} \
-        if isinstance(verdict, Verdict) else {}
-    return {"sample": verdict.sample, **texts, "outcome": verdict_outcome(verdict),
-            "decided_by": verdict.decided_by, "truncated": verdict.truncated, "finish_reason": verdict.finish_reason}
+def _reply(verdict: Verdict) -> dict:
+    return {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
+            "extracted": verdict.extracted, "outcome": verdict_outcome(verdict), "decided_by": verdict.decided_by,
+            "explanation": verdict.explanation, "truncated": verdict.truncated,
+            "finish_reason": verdict.finish_reason}
 
 
 def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: Sequence[Verdict]) -> dict:
-    """One variant with each model's replies (one per sample), ``{}`` for a model not asked it."""
+    """One variant with each model's replies (one per sample), ``{}`` for a model not asked it.
+
+    ``verdicts`` are the task's verdicts of this variant (or more: others are left out).
+    """
     replies: dict[str, list[dict]] = defaultdict(list)
     for verdict in sorted(verdicts, key=lambda v: (v.model, v.sample)):
         if (verdict.variant, verdict.level) == (kind, level):
@@ -184,16 +186,16 @@ def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: S
             "reference": reference, "replies": dict(replies)}
 
 
-def _differing_verdicts(variants: Sequence[dict]) -> list[dict]:
-    """The questions (variant and sample) on which the models' decided verdicts differ."""
+def _differing_verdicts(ladder: Ladder, by_question: dict[tuple[str, int], list]) -> list[dict]:
+    """The questions (variant and sample) on which the models' decided verdicts differ, in reading order."""
     differing = []
-    for variant in variants:
+    for kind, level, _, _ in _variants(ladder):
         by_sample: dict[int, dict[str, str]] = defaultdict(dict)
-        for model, replies in variant["replies"].items():
-            for reply in replies:
-                if reply["outcome"] in ("correct", "wrong", "no_answer"):
-                    by_sample[reply["sample"]][model] = reply["outcome"]
-        differing += [{"variant": variant["label"], "sample": sample, "verdicts": verdicts}
+        for verdict in sorted(by_question.get((kind, level), []), key=lambda v: (v.model, v.sample)):
+            outcome = verdict_outcome(verdict)
+            if outcome in ("correct", "wrong", "no_answer"):
+                by_sample[verdict.sample][verdict.model] = outcome
+        differing += [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
                       for sample, verdicts in sorted(by_sample.items())
                       if len({outcome == "correct" for outcome in verdicts.values()}) > 1]
     return differing
@@ -241,8 +243,8 @@ def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str],
                 texts: Sequence[Verdict] | None = None) -> dict:
     """Everything the browser shows and filters on for one task (JSON-ready).
 
-    The replies' texts are in it only when given as ``texts`` (the task's verdicts with their
-    texts; ``detailed`` then is true); otherwise its replies hold only their verdicts.
+    The variants and the replies (``variants``) are in it only when the task's verdicts are given
+    with their texts as ``texts`` (``detailed`` then is true); the facets come from either.
     """
     verdicts, outcomes = records.verdicts.get(ladder.task_id, []), records.outcomes.get(ladder.task_id, [])
     if texts is not None:
@@ -250,20 +252,25 @@ def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str],
     steps = [{"number": i, "description": step.description, "answer": step.answer,
               "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped")}
              for i, step in enumerate(ladder.steps, start=1)]
-    variants = [_variant_entry(*variant, verdicts) for variant in _variants(ladder)]
-    per_model = {model: _model_entry([o for o in outcomes if o.model == model],
-                                     [v for v in verdicts if v.model == model])
-                 for model in models if any(r.model == model for r in [*verdicts, *outcomes])}
-    differs = _differing_verdicts(variants)
+    by_question, by_model = defaultdict(list), defaultdict(list)
+    for verdict in verdicts:
+        by_question[verdict.variant, verdict.level].append(verdict)
+        by_model[verdict.model].append(verdict)
+    per_model = {model: _model_entry([o for o in outcomes if o.model == model], by_model.get(model, []))
+                 for model in models if model in by_model or any(o.model == model for o in outcomes)}
+    differs = _differing_verdicts(ladder, by_question)
     if possible_leakage(ladder):
         for entry in per_model.values():
             entry["flags"].append("possible_leakage")
+    variants = {} if texts is None else {"variants": [
+        _variant_entry(kind, level, text, reference, by_question.get((kind, level), []))
+        for kind, level, text, reference in _variants(ladder)]}
     return {
         "id": ladder.task_id, "source": ladder.task.source, "question": ladder.task.question,
         "answer": ladder.task.answer, "n_steps": ladder.n_steps,
         "n_samples": 1 + max((r.sample for r in [*verdicts, *outcomes]), default=0),
         "steps": steps, "skills": list(dict.fromkeys(step["skill"] for step in steps)),
-        "variants": variants, "models": per_model,
+        **variants, "models": per_model,
         "k": {model: entry["k"] for model, entry in per_model.items()},
         "stages": {model: entry["stages"] for model, entry in per_model.items()},
         "flags": {model: entry["flags"] for model, entry in per_model.items()},
@@ -286,7 +293,24 @@ def _filter_options(tasks: Sequence[dict]) -> dict:
 
 
 class BrowserRecords:
-    """The records of run folders as the browser reads them: texts are read per task, on demand."""
+    """The records of run folders as the browser reads them: texts are read per task, on demand.
+
+    `BrowserRecords.of` keeps the last one read in this process, so that the notebooks' widgets
+    and tables (06_analyze, then 07_compare in the same kernel) read a large run once.
+    """
+
+    _last: tuple[tuple, BrowserRecords] | None = None
+
+    @classmethod
+    def of(cls, run_dirs: RunDirs) -> BrowserRecords:
+        """The records of the runs, read again only when one of their files has changed since."""
+        runs = _run_list(run_dirs)
+        stamp = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for run in map(RunPaths, runs)
+                      for path in (run.ladders, run.skills, run.verdicts, run.outcomes) if path.exists())
+        if cls._last is None or cls._last[0] != stamp:
+            cls._last = None  # let the old records go before reading the new ones
+            cls._last = (stamp, cls(runs))
+        return cls._last[1]
 
     def __init__(self, run_dirs: RunDirs):
         self.runs = _run_list(run_dirs)
@@ -360,11 +384,11 @@ def browser_data(run_dirs: RunDirs, max_details: int | None = None) -> dict:
     dict
         ``runs`` (folder names), ``models``, ``tasks`` (one JSON-ready dict per task that has
         a verdict or an outcome, in ladder order, with its question, steps, variants and
-        replies, and the filter facets ``k``, ``stages`` and ``flags`` as ``{model: [value]}``,
-        ``skills``, ``disagree`` and ``detailed``: whether its replies' texts are in it),
+        replies (``variants``: only when ``detailed``), and the filter facets ``k``, ``stages``
+        and ``flags`` as ``{model: [value]}``, ``skills`` and ``disagree``),
         ``options`` (the values each filter offers) and ``n_detailed``.
     """
-    return BrowserRecords(run_dirs).data(max_details)
+    return BrowserRecords.of(run_dirs).data(max_details)
 
 
 def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "", stage: str = "", flag: str = "",

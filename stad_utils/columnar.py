@@ -57,7 +57,7 @@ OUTCOME_KEY = ("task_id", "model", "sample")
 TEXT_COLUMNS = ("prompt", "reference", "response", "error", "extracted", "explanation")
 """The verdict columns holding texts; `verdict_facts` leaves them out."""
 
-MEMORY_LIMIT = os.environ.get("STAD_DUCKDB_MEMORY", "1GB")
+MEMORY_LIMIT = os.environ.get("STAD_DUCKDB_MEMORY", "2GB")
 """DuckDB's own memory limit (it spills to disk beyond it); ``STAD_DUCKDB_MEMORY`` overrides it."""
 
 
@@ -77,8 +77,8 @@ def _stamp(path: Path) -> dict:
 def parquet_copy(jsonl: Path | str, columns: dict[str, str] | None = None) -> Path:
     """The Parquet copy of a verdicts or outcomes JSONL file, converted now if missing or out of date.
 
-    Rows keep the order of the log's lines. A line that is not valid JSON, or a field of the wrong
-    type, raises `RecordError` naming the file (DuckDB's message says where in it).
+    Rows keep the order of the log's lines. A line that is not valid JSON, or not a valid record,
+    raises `RecordError` naming the file, the line and the field.
     """
     jsonl = Path(jsonl)
     if columns is None:
@@ -98,16 +98,30 @@ def parquet_copy(jsonl: Path | str, columns: dict[str, str] | None = None) -> Pa
     try:
         connection.execute(
             f"COPY (SELECT {selected} FROM read_json(?, format = 'newline_delimited', columns = {{{declared}}}, "
-            "maximum_object_size = 268435456)) "
+            "maximum_object_size = 16777216)) "
             f"TO '{partial}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)", [str(jsonl)])
     except duckdb.Error as exc:
         partial.unlink(missing_ok=True)
-        raise RecordError(jsonl, 0, None, f"cannot be read as records: {exc}") from None
+        _raise_first_bad_line(jsonl, columns)
+        raise RuntimeError(f"{jsonl}: DuckDB could not convert it to Parquet: {exc}") from None
     finally:
         connection.close()
     os.replace(partial, target)
     stamp_path.write_text(json.dumps(stamp))
     return target
+
+
+def _raise_first_bad_line(jsonl: Path, columns: dict[str, str]) -> None:
+    """Raise `RecordError` naming the first line of ``jsonl`` that is not a valid record, if there is one."""
+    from .records import Outcome, Verdict
+    from .store import parse_jsonl_line, parse_record
+
+    record = Outcome if columns is OUTCOME_COLUMNS else Verdict
+    with open(jsonl, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            obj = parse_jsonl_line(jsonl, number, raw)
+            if obj is not None:
+                parse_record(jsonl, number, obj, record.model_validate)
 
 
 def _files(runs: Path | str | Iterable[Path | str], name: str) -> list[Path]:
@@ -129,11 +143,14 @@ def _files(runs: Path | str | Iterable[Path | str], name: str) -> list[Path]:
     return files
 
 
-def _latest(files: Sequence[Path], key: Sequence[str], columns: str) -> str:
-    """SQL for the latest record per key: later files win, and within a file the later row."""
+def _latest(files: Sequence[Path], key: Sequence[str], columns: str, where: str = "true") -> str:
+    """SQL for the latest record per key: later files win, and within a file the later row.
+
+    ``where`` may only test key columns (it is applied before choosing the latest record).
+    """
     listed = "[" + ", ".join(f"'{file}'" for file in files) + "]"
     return (f"SELECT {columns} FROM read_parquet({listed}, filename = true, file_row_number = true, "
-            f"union_by_name = true) QUALIFY row_number() OVER (PARTITION BY {', '.join(key)} "
+            f"union_by_name = true) WHERE {where} QUALIFY row_number() OVER (PARTITION BY {', '.join(key)} "
             f"ORDER BY list_position({listed}, filename) DESC, file_row_number DESC) = 1")
 
 
@@ -147,21 +164,26 @@ def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.
     own = connection is None
     connection = connection or connect()
     try:
-        for name, key, columns in (("verdicts", VERDICT_KEY, VERDICT_COLUMNS),
-                                   ("outcomes", OUTCOME_KEY, OUTCOME_COLUMNS)):
-            files = _files(runs, name)
-            if files:
-                source = _latest(files, key, "* EXCLUDE (filename, file_row_number)")
-            else:  # no such records yet: an empty table of the right columns
-                source = "SELECT " + ", ".join(f"NULL::{kind} AS {column}" for column, kind in columns.items()) \
-                    + " WHERE false"
-            judged = (", coalesce(outcome, CASE correct WHEN true THEN 'correct' WHEN false THEN 'wrong' "
-                      "ELSE 'error' END) AS judged" if name == "verdicts" else "")
-            connection.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT *{judged} FROM ({source})")
+        _create_views(connection, runs)
         return connection.execute(sql, parameters or []).df()
     finally:
         if own:
             connection.close()
+
+
+def _create_views(connection: duckdb.DuckDBPyConnection, runs: Path | str | Iterable[Path | str]) -> None:
+    """The views ``verdicts`` and ``outcomes`` of the runs' latest records (see `query`)."""
+    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    for name, key, columns in (("verdicts", VERDICT_KEY, VERDICT_COLUMNS), ("outcomes", OUTCOME_KEY, OUTCOME_COLUMNS)):
+        files = _files(runs, name)
+        if files:
+            source = _latest(files, key, "* EXCLUDE (filename, file_row_number)")
+        else:  # no such records yet: an empty table of the right columns
+            source = "SELECT " + ", ".join(f"NULL::{kind} AS {column}" for column, kind in columns.items()) \
+                + " WHERE false"
+        judged = (", coalesce(outcome, CASE correct WHEN true THEN 'correct' WHEN false THEN 'wrong' "
+                  "ELSE 'error' END) AS judged" if name == "verdicts" else "")
+        connection.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT *{judged} FROM ({source})")
 
 
 class VerdictFacts(NamedTuple):
@@ -195,20 +217,31 @@ class VerdictFacts(NamedTuple):
 
 def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]:
     """The latest verdict of every key of the runs, without texts, in the order of the log."""
-    fields = [field for field in VerdictFacts._fields if field not in ("outcome", "replied")]
-    frame = query(f"SELECT {', '.join(fields)}, judged AS outcome, response IS NOT NULL AS replied FROM verdicts "
-                  "ORDER BY task_id, model, variant, level, sample", runs)
-    frame = frame[list(VerdictFacts._fields)].astype(object).where(frame.notna(), None)
-    return [VerdictFacts(*row) for row in frame.itertuples(index=False, name=None)]
+    selected = ", ".join("judged" if field == "outcome" else "response IS NOT NULL" if field == "replied" else field
+                         for field in VerdictFacts._fields)
+    connection = connect()
+    try:
+        _create_views(connection, runs)
+        rows = connection.execute(f"SELECT {selected} FROM verdicts ORDER BY task_id, model, variant, level, sample")
+        return [VerdictFacts._make(row) for row in rows.fetchall()]
+    finally:
+        connection.close()
 
 
 def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> pd.DataFrame:
-    """Every column of the latest verdicts of these tasks only (texts included): a drill-down's data."""
+    """Every column of the latest verdicts of these tasks only (texts included): a drill-down's data.
+
+    Only these tasks' rows are decompressed: the task filter comes before choosing the latest.
+    """
+    files = _files(runs, "verdicts")
     wanted = pd.DataFrame({"task_id": sorted(set(task_ids))})
+    if not files or wanted.empty:
+        return pd.DataFrame(columns=list(VERDICT_COLUMNS))
     connection = connect()
     try:
         connection.register("wanted", wanted)
-        return query("SELECT * FROM verdicts WHERE task_id IN (SELECT task_id FROM wanted) "
-                     "ORDER BY task_id, model, variant, level, sample", runs, connection)
+        latest = _latest(files, VERDICT_KEY, "* EXCLUDE (filename, file_row_number)",
+                         where="task_id IN (SELECT task_id FROM wanted)")
+        return connection.execute(f"SELECT * FROM ({latest}) ORDER BY task_id, model, variant, level, sample").df()
     finally:
         connection.close()

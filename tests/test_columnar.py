@@ -91,8 +91,10 @@ def test_reply_texts_reads_only_the_tasks_asked_for(run):
     assert "HTTP 500: internal server error" in texts.error.tolist()
 
 
-def test_a_malformed_line_names_the_file(run):
+def test_a_malformed_line_names_the_file_line_and_field(run):
+    bad = {**make_verdicts(make_ladder("t1"), QWEN, "CCC|CCC")[0].model_dump(), "level": "not a number"}
+    line = len(run.verdicts.read_text().splitlines()) + 1
     with open(run.verdicts, "a", encoding="utf-8") as log:
-        log.write(json.dumps({"task_id": "t9", "model": QWEN, "level": "not a number"}) + "\n")
-    with pytest.raises(RecordError, match="verdicts.jsonl"):
+        log.write(json.dumps(bad) + "\n")
+    with pytest.raises(RecordError, match=rf"verdicts.jsonl, line {line}, field 'level'"):
         verdict_facts(run.root)
