@@ -319,6 +319,7 @@ class BrowserRecords:
                               for task_records in grouped.values() for r in task_records})
         evaluated = self.records.verdicts.keys() | self.records.outcomes.keys()
         self.ladders = {ladder.task_id: ladder for ladder in self.records.ladders if ladder.task_id in evaluated}
+        self._data: dict[tuple, dict] = {}  # `data` by its arguments: a widget and a table read the same
 
     def texts(self, task_ids: Iterable[str]) -> dict[str, list[Verdict]]:
         """The latest verdicts of these tasks with their texts, by task."""
@@ -333,7 +334,15 @@ class BrowserRecords:
         return task_detail_html(entry, self.models)
 
     def data(self, max_details: int | None = None, seed: int = 0) -> dict:
-        """`browser_data`, the drill-downs' texts read for at most ``max_details`` tasks (`carried_tasks`)."""
+        """`browser_data`, the drill-downs' texts read for at most ``max_details`` tasks (`carried_tasks`).
+
+        The result is shared by later calls with the same arguments: do not change it.
+        """
+        if (max_details, seed) not in self._data:
+            self._data[max_details, seed] = self._gather(max_details, seed)
+        return self._data[max_details, seed]
+
+    def _gather(self, max_details: int | None, seed: int) -> dict:
         tasks = [_task_entry(ladder, self.records, self.models) for ladder in self.ladders.values()]
         carried = carried_tasks(tasks, max_details, seed)
         if carried:
@@ -593,5 +602,5 @@ def browser_widget(run_dir: Path | str, other_runs: Iterable[Path | str] = ()) -
 
     A task's replies are read when it is shown, so a run of any size opens at once.
     """
-    records = BrowserRecords([run_dir, *other_runs])
+    records = BrowserRecords.of([run_dir, *other_runs])
     return FailureBrowser(records.data(max_details=0), records.detail_html)
