@@ -7,7 +7,8 @@ off). No model is called. Then, as a user would:
 
 1. ``python -m stad_utils.pipeline --stage 06_analyze --stage 07_compare`` (kernels, figures,
    widgets and report.html included): wall time, each stage's time, and the peak memory of the
-   whole process tree (the runner and its kernels, sampled every 0.2 s with psutil);
+   whole process tree (the runner and its kernel, sampled every 0.2 s with psutil), and the tree's CPU
+   seconds with the load average (on a shared machine, wall time grows with the load; CPU time less so);
 2. report.html's size, and in headless Chromium (Debian's ``chromium``) the time until the task
    table shows and until an opened task's drill-down shows;
 3. ``python -m stad_utils.view`` on the same run: time until it serves, and in Chromium the
@@ -75,11 +76,13 @@ def write_run(root: Path, ladders: list[Ladder], models: list[str]) -> int:
     return n_verdicts
 
 
-class PeakMemory:
-    """The peak of the summed resident memory of a process and all its descendants, sampled in a thread."""
+class TreeUsage:
+    """The peak summed resident memory of a process and all its descendants, and their CPU seconds,
+    sampled in a thread (CPU seconds say what the work costs when other jobs share the machine)."""
 
     def __init__(self, pid: int, every_s: float = 0.2):
         self.process, self.every_s, self.peak = psutil.Process(pid), every_s, 0
+        self._cpu: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -88,21 +91,24 @@ class PeakMemory:
         while not self._stop.is_set():
             try:
                 tree = [self.process, *self.process.children(recursive=True)]
-                total = 0
-                for process in tree:
-                    try:
-                        total += process.memory_info().rss
-                    except psutil.NoSuchProcess:
-                        pass
-                self.peak = max(self.peak, total)
             except psutil.NoSuchProcess:
                 return
+            total = 0
+            for process in tree:
+                try:
+                    total += process.memory_info().rss
+                    times = process.cpu_times()
+                    self._cpu[process.pid] = times.user + times.system
+                except psutil.NoSuchProcess:
+                    pass
+            self.peak = max(self.peak, total)
             self._stop.wait(self.every_s)
 
-    def stop(self) -> int:
+    def stop(self) -> tuple[int, float]:
+        """Peak bytes and CPU seconds (up to the last sample)."""
         self._stop.set()
         self._thread.join()
-        return self.peak
+        return self.peak, sum(self._cpu.values())
 
 
 def run_analysis(results: Path, run: str) -> dict:
@@ -112,17 +118,17 @@ def run_analysis(results: Path, run: str) -> dict:
     process = subprocess.Popen([sys.executable, "-m", "stad_utils.pipeline", str(params), "--stage", "06_analyze",
                                 "--stage", "07_compare"], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
-    memory = PeakMemory(process.pid)
+    usage = TreeUsage(process.pid)
     output, _ = process.communicate()
-    peak = memory.stop()
+    peak, cpu_s = usage.stop()
     seconds = time.perf_counter() - started
     if process.returncode:
         raise RuntimeError(f"the pipeline failed on {run}:\n{output[-3000:]}")
     stages = json.loads((results / run / "timings.json").read_text())
-    return {"seconds": seconds, "stages": stages, "peak_bytes": peak}
+    return {"seconds": seconds, "cpu_seconds": cpu_s, "stages": stages, "peak_bytes": peak}
 
 
-def chromium_timings(url: str, viewer: bool) -> dict:
+def chromium_timings(url: str) -> dict:
     """Seconds until the task table shows and until the first task's drill-down shows (and what it showed)."""
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM_ARGS
@@ -156,12 +162,12 @@ def viewer_timings(run_dir: Path) -> dict:
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-m", "stad_utils.view", str(run_dir), "--port", "0"], cwd=ROOT,
                                stdout=subprocess.PIPE, text=True)
-    memory = PeakMemory(process.pid)
+    usage = TreeUsage(process.pid)
     try:
         line = process.stdout.readline()
         start_s = time.perf_counter() - started
         url = line.split("open ", 1)[1].split()[0]
-        return {"start_s": start_s, **chromium_timings(url, viewer=True), "peak_bytes": memory.stop()}
+        return {"start_s": start_s, **chromium_timings(url), "peak_bytes": usage.stop()[0]}
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -178,11 +184,12 @@ def measure(size: str, results: Path, base: list[Ladder], browser: bool) -> None
     analysis = run_analysis(results, run)
     report = results / run / "report.html"
     row = {"size": size, "verdicts": n_verdicts, "06+07 and report.html (s)": round(analysis["seconds"], 1),
+           "CPU (s)": round(analysis["cpu_seconds"], 1), "load average": round(psutil.getloadavg()[0], 1),
            **{f"{stage} (s)": seconds for stage, seconds in analysis["stages"].items()},
            "peak memory (GB)": round(analysis["peak_bytes"] / 1e9, 2),
            "report.html (MB)": round(report.stat().st_size / 1e6, 1)}
     if browser:
-        page = chromium_timings(report.as_uri(), viewer=False)
+        page = chromium_timings(report.as_uri())
         row.update({"report: table shown (s)": round(page["table_s"], 1),
                     "report: task opened (s)": round(page["task_s"], 2), "report: task shows": page["task_shows"],
                     "report: page errors": page["page_errors"]})
