@@ -97,3 +97,19 @@ def test_viewer_in_chromium_opens_a_task_and_shows_an_error_instead_of_nothing(r
         page.wait_for_selector(".stad-detail-row")
         assert "could not be read" in page.locator(".stad-detail-row").inner_text()
         page.close()
+
+
+def test_a_large_table_lists_the_first_rows_and_says_how_to_find_the_others(run, chromium, tmp_path):
+    data = browser_data(run.root)
+    many = [{**task, "id": f"{task['id']}-{copy}"} for copy in range(100) for task in data["tasks"]]  # 600 tasks
+    path = tmp_path / "large.html"
+    path.write_text(browser_html({**data, "tasks": many}), encoding="utf-8")
+    page = chromium.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_selector("tr.stad-task-row")
+    assert page.locator("tr.stad-task-row").count() == 500
+    assert page.locator(".stad-count").inner_text() == (
+        "600 of 600 tasks (the first 500 listed: filter or search to find the others)")
+    page.fill("input[data-filter=text]", "t1-99")
+    assert page.locator("tr.stad-task-row").count() == 1  # the 600th task is found by searching
+    page.close()
