@@ -19,6 +19,7 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,17 +37,18 @@ from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # no
 MODELS = ["qwen2.5-3b", "qwen2.5-7b", "llama-3.2-3b", "llama-3.1-8b", "granite-3.3-2b", "granite-3.3-8b"]
 
 
-def simulated_records(ladders: list[Ladder], seed: int = 0) -> tuple[list[Verdict], list[Outcome]]:
+def simulated_run(ladders: Iterable[Ladder], models: Sequence[str] = MODELS,
+                  seed: int = 0) -> Iterator[tuple[list[Verdict], Outcome]]:
+    """The verdicts and the outcome of each task and model, one task and model at a time."""
     rng = random.Random(seed)
     train = [re.sub(r"<<[^>]*>>", "", json.loads(line)["answer"]).split("####")[0].strip()
              for line in open(DATA / "gsm8k_train.jsonl", encoding="utf-8")]
-    verdicts, outcomes = [], []
     for ladder in ladders:
         questions = ([("original", 0, ladder.task.question, ladder.task.answer)]
                      + [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, 1)]
                      + [("isolated", i, text, step.answer)
                         for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), 1)])
-        for model in MODELS:
+        for model in models:
             ability, mine = rng.random(), []
             for variant, level, prompt, reference in questions:
                 reply, roll = "\n\n".join(rng.sample(train, rng.randint(2, 4))), rng.random()
@@ -66,15 +68,21 @@ def simulated_records(ladders: list[Ladder], seed: int = 0) -> tuple[list[Verdic
                     decided_by={"error": "error", "undecided": "none", "no_answer": "none"}.get(outcome,
                                                                                                 "deterministic"),
                     truncated=outcome == "no_answer", finish_reason="length" if outcome == "no_answer" else "stop"))
-            verdicts += mine
             answered = {(v.variant, v.level): v.correct for v in mine}
             curve = [answered[("original", 0)]] + [answered[("scaffold", j)] for j in range(1, ladder.n_steps)]
-            outcomes.append(Outcome(
+            yield mine, Outcome(
                 task_id=ladder.task_id, model=model, source="gsm8k", n_steps=ladder.n_steps,
                 skills=[step.skill or "unmapped" for step in ladder.steps], curve=curve,
                 isolated=[answered[("isolated", i)] for i in range(1, ladder.n_steps + 1)],
                 k=minimal_scaffolding_level(curve), non_monotonic=is_non_monotonic(curve),
-                n_errors=sum(v.outcome == "error" for v in mine)))
+                n_errors=sum(v.outcome == "error" for v in mine))
+
+
+def simulated_records(ladders: list[Ladder], seed: int = 0) -> tuple[list[Verdict], list[Outcome]]:
+    verdicts, outcomes = [], []
+    for mine, outcome in simulated_run(ladders, MODELS, seed):
+        verdicts += mine
+        outcomes.append(outcome)
     return verdicts, outcomes
 
 

@@ -1,6 +1,8 @@
 """Client throughput against a latency-injecting OpenAI-compatible server on loopback.
 
-Compares, at the same concurrency, the project's streaming pool (`ModelClient.chat`: a new
+Every latency server runs in a process of its own with Nagle's algorithm disabled
+(`latency_server.py`), as a real inference server would: a server in the client's own process
+shares its interpreter lock and flatters neither strategy equally. Compares, at the same concurrency, the project's streaming pool (`ModelClient.chat`: a new
 request starts as soon as any finishes) with the batch-barrier strategy of the authors'
 scripts (batches of 100 requests, each batch waiting for its slowest member), for a fixed
 and a long-tailed latency; six targets on six loopback endpoints evaluated at the same time
@@ -11,13 +13,14 @@ when the original fails" policy, and the time of a fully cached re-run of the qu
 
     python benchmarks/throughput.py                  # N = 2,000 requests, concurrency 16
     python benchmarks/throughput.py --requests 500 --skip-rerun
+    python benchmarks/throughput.py --repeats 2 --skip-embedded --skip-rerun   # is it reproducible?
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import statistics
 import subprocess
 import sys
 import time
@@ -25,9 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from scripted_server import ScriptedServer  # noqa: E402
+from latency_server import LatencyServer, latency_draws  # noqa: E402
 
 from stad_utils import EndpointConfig, ModelClient  # noqa: E402
 
@@ -44,26 +47,29 @@ def batch_barrier(client: ModelClient, prompts: list[str], batch_size: int) -> N
                           prompts[start:start + batch_size]))
 
 
-def measure(latency_name: str, latency, n_requests: int, concurrency: int, batch_size: int) -> dict:
-    rng = random.Random(0)
-    draws = [latency(rng) for _ in range(n_requests)]
+def measure(latency_name: str, latency: str, n_requests: int, concurrency: int, batch_size: int) -> dict:
+    """Seconds for ``n_requests`` by the streaming pool and by batch barriers, each against a fresh server
+    process drawing the same latencies in the same order."""
+    draws = latency_draws(latency, n_requests, seed=0)
     mean = sum(draws) / len(draws)
-    queue = iter(draws)
-    with ScriptedServer(lambda messages: "ok", latency=lambda: next(queue, mean)) as server:
-        config = EndpointConfig(model="bench", base_url=server.base_url, concurrency=concurrency, max_retries=0)
-        prompts = [f"request {i}" for i in range(n_requests)]
+    prompts = [f"request {i}" for i in range(n_requests)]
+
+    def client(base_url: str) -> ModelClient:
+        config = EndpointConfig(model="bench", base_url=base_url, concurrency=concurrency, max_retries=0)
+        return ModelClient(config, progress=False)
+
+    with LatencyServer(latency, count=n_requests) as base_url:
         started = time.perf_counter()
-        ModelClient(config, progress=False).chat(prompts)
+        client(base_url).chat(prompts)
         streaming = time.perf_counter() - started
-    queue = iter(draws)
-    with ScriptedServer(lambda messages: "ok", latency=lambda: next(queue, mean)) as server:
-        config = EndpointConfig(model="bench", base_url=server.base_url, concurrency=concurrency, max_retries=0)
+    with LatencyServer(latency, count=n_requests) as base_url:
         started = time.perf_counter()
-        batch_barrier(ModelClient(config, progress=False), prompts, batch_size)
+        batch_barrier(client(base_url), prompts, batch_size)
         barrier = time.perf_counter() - started
     ideal = n_requests * mean / concurrency
     return {"latency": latency_name, "mean_latency_s": round(mean, 4), "ideal_s": round(ideal, 2),
             "streaming_s": round(streaming, 2), "batch_barrier_s": round(barrier, 2),
+            "barrier_vs_streaming": round(barrier / streaming, 2),
             "streaming_vs_ideal": round(streaming / ideal, 2), "barrier_vs_ideal": round(barrier / ideal, 2)}
 
 
@@ -112,13 +118,12 @@ def concurrent_targets(n_targets: int, n_tasks: int, concurrency: int, latency_s
     teacher = OracleTeacher()
     ladders = build_ladders(decompose(generate_tasks(n_tasks, seed=1), teacher), teacher)
     questions = sum(2 * ladder.n_steps for ladder in ladders)
-    servers = [ScriptedServer(lambda messages: "Answer: 7", latency=lambda: latency_s) for _ in range(n_targets)]
-    for server in servers:
-        server.__enter__()
+    servers = [LatencyServer(f"fixed:{latency_s}", reply="Answer: 7") for _ in range(n_targets)]
+    urls = [server.__enter__() for server in servers]
     try:
         def targets() -> list[ModelClient]:
-            return [ModelClient(EndpointConfig(model=f"target-{i}", base_url=server.base_url, concurrency=concurrency),
-                                progress=False) for i, server in enumerate(servers)]
+            return [ModelClient(EndpointConfig(model=f"target-{i}", base_url=url, concurrency=concurrency),
+                                progress=False) for i, url in enumerate(urls)]
 
         with tempfile.TemporaryDirectory() as folder:
             started = time.perf_counter()
@@ -164,20 +169,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--skip-rerun", action="store_true", help="do not time a cached re-run of the quickstart")
     parser.add_argument("--skip-embedded", action="store_true", help="do not measure the embedded model's servers")
+    parser.add_argument("--repeats", type=int, default=1, help="measure the client strategies this many times")
+    parser.add_argument("--embedded-prompts", type=int, default=24, help="prompts per embedded measurement")
+    parser.add_argument("--embedded-repeats", type=int, default=3, help="turns of each embedded layout")
     args = parser.parse_args(argv)
     latencies = {
-        "fixed 50 ms": lambda rng: 0.05,
-        "long-tailed (lognormal, median 30 ms)": lambda rng: min(rng.lognormvariate(-3.5, 1.0), 2.0),
+        "fixed 50 ms": "fixed:0.05",
+        "long-tailed (lognormal, median 30 ms, capped at 2 s)": "lognormal:-3.5:1.0:2.0",
     }
-    print(f"N = {args.requests} requests, concurrency {args.concurrency}, barrier batches of {args.batch_size}")
-    for name, latency in latencies.items():
-        print(json.dumps(measure(name, latency, args.requests, args.concurrency, args.batch_size)))
+    print(f"N = {args.requests} requests, concurrency {args.concurrency}, barrier batches of {args.batch_size}; "
+          "each server in its own process, TCP_NODELAY")
+    ratios: dict[str, list[float]] = {name: [] for name in latencies}
+    for repeat in range(args.repeats):
+        for name, latency in latencies.items():
+            row = measure(name, latency, args.requests, args.concurrency, args.batch_size)
+            ratios[name].append(row["barrier_vs_streaming"])
+            print(f"run {repeat + 1}:", json.dumps(row))
+    for name, values in ratios.items():
+        print(f"{name}: the authors' batch barrier takes {statistics.median(values):.2f}× the streaming pool's time "
+              f"(runs: {', '.join(f'{value:.2f}' for value in values)})")
     quickstart = ROOT / "results" / "quickstart"
     print("model calls per task (quickstart):", json.dumps(calls_per_task(quickstart)))
     print("six targets:", json.dumps(concurrent_targets(6, 40, 4, 0.05)))
     if not args.skip_embedded:
-        for row in embedded_generation_speed():
+        rows = embedded_generation_speed(args.embedded_prompts, args.embedded_repeats)
+        for row in rows:
             print("embedded SmolLM2 generation:", json.dumps(row))
+        fastest = max(rows, key=lambda row: row["median_tokens_per_s"])
+        print(f"fastest embedded layout on this machine: {fastest['servers']} server(s) × "
+              f"{fastest['threads_each']} thread(s) ({fastest['median_tokens_per_s']} tokens/s)")
     if not args.skip_rerun and (quickstart / "summary.json").exists():
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "stad_utils.pipeline", "params/quickstart.yaml"], cwd=ROOT, check=True,

@@ -69,15 +69,15 @@ import json
 
 from IPython.display import Markdown, display
 
-from stad_utils import Ladder, Outcome, RunPaths, Verdict, read_records, summarize_run, written_report
+from stad_utils import Ladder, Outcome, RunPaths, read_records, summarize_run, written_report
 from stad_utils.analysis import k_stability, run_funnel, usage_report, usage_table
-from stad_utils.metrics import latest_verdicts
+from stad_utils.columnar import verdict_facts
 from stad_utils.plots import analysis_figures
 from stad_utils.store import read_usage
 
 paths = RunPaths(run_dir)
 results = read_records(paths.outcomes, Outcome.model_validate)
-verdicts = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
+verdicts = verdict_facts(run_dir)  # the latest verdict of each question, without the reply texts
 ladders = read_records(paths.ladders, Ladder.model_validate) if paths.ladders.exists() else []
 summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts,
                         ladders=[ladder for ladder in ladders if ladder.verified], funnel=run_funnel(paths, results))

@@ -3,29 +3,64 @@
 Import everything a notebook needs from here::
 
     from stad_utils import generate_tasks, decompose, build_ladders, evaluate, summarize
+
+The names are loaded on first use (PEP 562): ``import stad_utils`` alone imports none of pandas,
+scipy, openai or the sentence-embedding stack, so a stage's kernel pays only for what it calls.
 """
 
-from .analysis import (paired_bootstrap, skill_table, success_by_level, summarize, summarize_run, weakness_profile,
-                       written_report)
-from .client import ChatResult, EndpointConfig, ModelClient, ResponseCache
-from .judge import Judgement, extract_answer, judge_answers
-from .metrics import is_non_monotonic, k_distribution, minimal_scaffolding_level, outcomes
-from .records import Decomposition, Ladder, LevelCheck, Outcome, Step, StepSkill, Task, Verdict
-from .roles import LLMJudge, open_judge, open_teacher
-from .serving import embedded_model_path, llama_server, open_client
-from .skills import BUNDLED_MODEL, SkillMapper, apply_skill_table, fold_rare_skills, skill_map_table, label_agreement, map_skills
-from .stages import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items
-from .store import RecordError, RecordFile, RunPaths, read_records, record_usage
-from .tasks import generate_tasks
-from .teachers import OracleTeacher, Teacher
+from __future__ import annotations
 
-__all__ = [
-    "BUNDLED_MODEL", "ChatResult", "Decomposition", "EndpointConfig", "Judgement", "LLMJudge", "Ladder",
-    "LevelCheck", "ModelClient", "OracleTeacher", "Outcome", "RecordError", "RecordFile", "ResponseCache",
-    "RunPaths", "SkillMapper", "skill_map_table", "Step", "StepSkill", "Task", "Teacher", "Verdict", "apply_skill_table",
-    "paired_bootstrap", "build_ladders", "decompose", "embedded_model_path", "evaluate", "evaluate_targets", "evaluation_items",
-    "extract_answer", "fold_rare_skills", "generate_tasks", "is_non_monotonic", "judge_answers", "k_distribution", "label_agreement",
-    "llama_server", "map_skills", "minimal_scaffolding_level", "open_client", "open_judge", "open_teacher",
-    "outcomes", "read_records", "record_usage", "skill_table", "success_by_level", "summarize", "summarize_run", "written_report",
-    "weakness_profile",
-]
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING
+
+_SOURCES = {
+    ".analysis": ["paired_bootstrap", "skill_table", "success_by_level", "summarize", "summarize_run",
+                  "weakness_profile", "written_report"],
+    ".client": ["ChatResult", "EndpointConfig", "ModelClient", "ResponseCache"],
+    ".judge": ["Judgement", "extract_answer", "judge_answers"],
+    ".metrics": ["is_non_monotonic", "k_distribution", "minimal_scaffolding_level", "outcomes"],
+    ".records": ["Decomposition", "Ladder", "LevelCheck", "Outcome", "Step", "StepSkill", "Task", "Verdict"],
+    ".roles": ["LLMJudge", "open_judge", "open_teacher"],
+    ".serving": ["embedded_model_path", "llama_server", "open_client"],
+    ".skills": ["BUNDLED_MODEL", "SkillMapper", "apply_skill_table", "fold_rare_skills", "skill_map_table",
+                "label_agreement", "map_skills"],
+    ".stages": ["build_ladders", "decompose", "evaluate", "evaluate_targets", "evaluation_items"],
+    ".store": ["RecordError", "RecordFile", "RunPaths", "read_records", "record_usage"],
+    ".tasks": ["generate_tasks"],
+    ".teachers": ["OracleTeacher", "Teacher"],
+}
+_MODULE_OF = {name: module for module, names in _SOURCES.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    if name not in _MODULE_OF:
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return importlib.import_module(f".{name}", __name__)  # a submodule, as `stad_utils.analysis`
+    value = getattr(importlib.import_module(_MODULE_OF[name], __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+if TYPE_CHECKING:  # for type checkers and editors; never executed
+    from .analysis import (paired_bootstrap, skill_table, success_by_level, summarize, summarize_run,  # noqa: F401
+                           weakness_profile, written_report)
+    from .client import ChatResult, EndpointConfig, ModelClient, ResponseCache  # noqa: F401
+    from .judge import Judgement, extract_answer, judge_answers  # noqa: F401
+    from .metrics import is_non_monotonic, k_distribution, minimal_scaffolding_level, outcomes  # noqa: F401
+    from .records import Decomposition, Ladder, LevelCheck, Outcome, Step, StepSkill, Task, Verdict  # noqa: F401
+    from .roles import LLMJudge, open_judge, open_teacher  # noqa: F401
+    from .serving import embedded_model_path, llama_server, open_client  # noqa: F401
+    from .skills import (BUNDLED_MODEL, SkillMapper, apply_skill_table, fold_rare_skills,  # noqa: F401
+                         label_agreement, map_skills, skill_map_table)
+    from .stages import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items  # noqa: F401
+    from .store import RecordError, RecordFile, RunPaths, read_records, record_usage  # noqa: F401
+    from .tasks import generate_tasks  # noqa: F401
+    from .teachers import OracleTeacher, Teacher  # noqa: F401

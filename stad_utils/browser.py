@@ -13,6 +13,13 @@ each evaluated task of one or more run folders, everything the records hold abou
   selector and next/previous buttons;
 * `disagreements`: a table of the tasks on which the models disagree.
 
+At scale a page cannot carry every reply (a million verdicts would be a third of a gigabyte):
+the table lists every task, computed from the verdicts without their texts
+(`stad_utils.columnar`), while the drill-downs travel only for a bounded set of tasks
+(`carried_tasks`: failures, disagreements and a seeded sample), and the page says so. The
+widget and the local viewer (``python -m stad_utils.view RUN``, `stad_utils.view`) read any
+task's replies on demand (`BrowserRecords.detail_html`).
+
 The drill-down of a task shows the question and gold answer; the steps with their answers
 and skills; per model, k with its success curve and isolated steps; then every variant
 (original, scaffold levels, isolated steps, placebo levels) with its text, its reference, and
@@ -36,8 +43,9 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +54,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup
 
+from . import columnar
 from .compare import possible_leakage
 from .names import short_names
 from .records import Ladder, Outcome, StepSkill, Verdict
@@ -77,6 +86,9 @@ _TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("stad_utils", "templ
 
 RunDirs = Path | str | Iterable[Path | str]
 
+REPORT_DETAILS = 1000
+"""How many tasks' drill-downs report.html carries at most (about 20 KB each for 6 models)."""
+
 
 @dataclass
 class _RunRecords:
@@ -84,7 +96,7 @@ class _RunRecords:
 
     ladders: list[Ladder]
     skills: dict[tuple[str, int], str]
-    verdicts: dict[str, list[Verdict]]  # by task
+    verdicts: dict[str, list[columnar.VerdictFacts]]  # by task, without texts
     outcomes: dict[str, list[Outcome]]  # by task
 
 
@@ -100,20 +112,19 @@ def _read_runs(runs: Sequence[Path]) -> _RunRecords:
     """Read every run folder; a task's ladder comes from the first run that has it.
 
     Verdicts are append-only: the last one per (task, model, variant, level, sample) wins,
-    runs read in the order given. Outcomes: the last per (task, model, sample).
+    runs read in the order given; they are read without their texts (`columnar.verdict_facts`).
+    Outcomes: the last per (task, model, sample).
     """
     ladders: dict[str, Ladder] = {}
     skills: dict[tuple[str, int], str] = {}
-    verdicts: dict[tuple, Verdict] = {}
     outcomes: dict[tuple, Outcome] = {}
     for run in map(RunPaths, runs):
         for ladder in _read_if_present(run.ladders, Ladder):
             ladders.setdefault(ladder.task_id, ladder)
         skills.update({(s.task_id, s.step): s.skill for s in _read_if_present(run.skills, StepSkill)})
-        verdicts.update({(v.task_id, v.model, v.variant, v.level, v.sample): v
-                         for v in _read_if_present(run.verdicts, Verdict)})
         outcomes.update({(o.task_id, o.model, o.sample): o for o in _read_if_present(run.outcomes, Outcome)})
-    return _RunRecords(list(ladders.values()), skills, _by_task(verdicts.values()), _by_task(outcomes.values()))
+    return _RunRecords(list(ladders.values()), skills, _by_task(columnar.verdict_facts(runs)),
+                       _by_task(outcomes.values()))
 
 
 def _by_task(records: Iterable) -> dict[str, list]:
@@ -164,7 +175,10 @@ def _reply(verdict: Verdict) -> dict:
 
 
 def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: Sequence[Verdict]) -> dict:
-    """One variant with each model's replies (one per sample), ``{}`` for a model not asked it."""
+    """One variant with each model's replies (one per sample), ``{}`` for a model not asked it.
+
+    ``verdicts`` are the task's verdicts of this variant (or more: others are left out).
+    """
     replies: dict[str, list[dict]] = defaultdict(list)
     for verdict in sorted(verdicts, key=lambda v: (v.model, v.sample)):
         if (verdict.variant, verdict.level) == (kind, level):
@@ -173,16 +187,16 @@ def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: S
             "reference": reference, "replies": dict(replies)}
 
 
-def _differing_verdicts(variants: Sequence[dict]) -> list[dict]:
-    """The questions (variant and sample) on which the models' decided verdicts differ."""
+def _differing_verdicts(ladder: Ladder, by_question: dict[tuple[str, int], list]) -> list[dict]:
+    """The questions (variant and sample) on which the models' decided verdicts differ, in reading order."""
     differing = []
-    for variant in variants:
+    for kind, level, _, _ in _variants(ladder):
         by_sample: dict[int, dict[str, str]] = defaultdict(dict)
-        for model, replies in variant["replies"].items():
-            for reply in replies:
-                if reply["outcome"] in ("correct", "wrong", "no_answer"):
-                    by_sample[reply["sample"]][model] = reply["outcome"]
-        differing += [{"variant": variant["label"], "sample": sample, "verdicts": verdicts}
+        for verdict in sorted(by_question.get((kind, level), []), key=lambda v: (v.model, v.sample)):
+            outcome = verdict_outcome(verdict)
+            if outcome in ("correct", "wrong", "no_answer"):
+                by_sample[verdict.sample][verdict.model] = outcome
+        differing += [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
                       for sample, verdicts in sorted(by_sample.items())
                       if len({outcome == "correct" for outcome in verdicts.values()}) > 1]
     return differing
@@ -226,31 +240,43 @@ def _stage_order(stage: str) -> tuple[int, str]:
     return (JUDGE_STAGES.index(stage) if stage in JUDGE_STAGES else len(JUDGE_STAGES), stage)
 
 
-def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str]) -> dict:
-    """Everything the browser shows and filters on for one task (JSON-ready)."""
+def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str],
+                texts: Sequence[Verdict] | None = None) -> dict:
+    """Everything the browser shows and filters on for one task (JSON-ready).
+
+    The variants and the replies (``variants``) are in it only when the task's verdicts are given
+    with their texts as ``texts`` (``detailed`` then is true); the facets come from either.
+    """
     verdicts, outcomes = records.verdicts.get(ladder.task_id, []), records.outcomes.get(ladder.task_id, [])
-    per_model = {model: _model_entry([o for o in outcomes if o.model == model],
-                                     [v for v in verdicts if v.model == model])
-                 for model in models if any(r.model == model for r in [*verdicts, *outcomes])}
+    if texts is not None:
+        verdicts = texts
+    by_question, by_model = defaultdict(list), defaultdict(list)
+    for verdict in verdicts:
+        by_question[verdict.variant, verdict.level].append(verdict)
+        by_model[verdict.model].append(verdict)
+    per_model = {model: _model_entry([o for o in outcomes if o.model == model], by_model.get(model, []))
+                 for model in models if model in by_model or any(o.model == model for o in outcomes)}
     steps = [{"number": i, "description": step.description, "answer": step.answer,
               "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped"),
               "bottleneck_of": [model for model, entry in per_model.items() if str(i) in entry["k"]]}
              for i, step in enumerate(ladder.steps, start=1)]
-    variants = [_variant_entry(*variant, verdicts) for variant in _variants(ladder)]
-    differs = _differing_verdicts(variants)
+    differs = _differing_verdicts(ladder, by_question)
     if possible_leakage(ladder):
         for entry in per_model.values():
             entry["flags"].append("possible_leakage")
+    variants = {} if texts is None else {"variants": [
+        _variant_entry(kind, level, text, reference, by_question.get((kind, level), []))
+        for kind, level, text, reference in _variants(ladder)]}
     return {
         "id": ladder.task_id, "source": ladder.task.source, "question": ladder.task.question,
         "answer": ladder.task.answer, "n_steps": ladder.n_steps,
         "n_samples": 1 + max((r.sample for r in [*verdicts, *outcomes]), default=0),
         "steps": steps, "skills": list(dict.fromkeys(step["skill"] for step in steps)),
-        "variants": variants, "models": per_model,
+        **variants, "models": per_model,
         "k": {model: entry["k"] for model, entry in per_model.items()},
         "stages": {model: entry["stages"] for model, entry in per_model.items()},
         "flags": {model: entry["flags"] for model, entry in per_model.items()},
-        "differs": differs, "disagree": bool(differs) or _k_differs(outcomes),
+        "differs": differs, "disagree": bool(differs) or _k_differs(outcomes), "detailed": texts is not None,
     }
 
 
@@ -268,7 +294,94 @@ def _filter_options(tasks: Sequence[dict]) -> dict:
     }
 
 
-def browser_data(run_dirs: RunDirs) -> dict:
+class BrowserRecords:
+    """The records of run folders as the browser reads them: texts are read per task, on demand.
+
+    `BrowserRecords.of` keeps the last one read in this process, so that the notebooks' widgets
+    and tables (06_analyze, then 07_compare in the same kernel) read a large run once.
+    """
+
+    _last: tuple[tuple, BrowserRecords] | None = None
+
+    @classmethod
+    def of(cls, run_dirs: RunDirs) -> BrowserRecords:
+        """The records of the runs, read again only when one of their files has changed since."""
+        runs = _run_list(run_dirs)
+        stamp = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for run in map(RunPaths, runs)
+                      for path in (run.ladders, run.skills, run.verdicts, run.outcomes) if path.exists())
+        if cls._last is None or cls._last[0] != stamp:
+            cls._last = None  # let the old records go before reading the new ones
+            cls._last = (stamp, cls(runs))
+        return cls._last[1]
+
+    def __init__(self, run_dirs: RunDirs):
+        self.runs = _run_list(run_dirs)
+        self.records = _read_runs(self.runs)
+        self.models = sorted({r.model for grouped in (self.records.verdicts, self.records.outcomes)
+                              for task_records in grouped.values() for r in task_records})
+        evaluated = self.records.verdicts.keys() | self.records.outcomes.keys()
+        self.ladders = {ladder.task_id: ladder for ladder in self.records.ladders if ladder.task_id in evaluated}
+        skills = {self.records.skills.get((task_id, i), step.skill or "unmapped")
+                  for task_id, ladder in self.ladders.items() for i, step in enumerate(ladder.steps, start=1)}
+        self.short = {**short_names(sorted(skills), 28), **short_names(self.models, 18)}  # display names; full on hover
+        self._data: dict[tuple, dict] = {}  # `data` by its arguments: a widget and a table read the same
+
+    def texts(self, task_ids: Iterable[str]) -> dict[str, list[Verdict]]:
+        """The latest verdicts of these tasks with their texts, by task."""
+        rows = columnar.reply_texts(self.runs, task_ids)
+        rows = rows[list(Verdict.model_fields)].astype(object).where(rows.notna(), None)
+        return _by_task(Verdict.model_validate(row) for row in rows.to_dict(orient="records"))
+
+    def detail_html(self, task_id: str) -> Markup:
+        """One task's drill-down with every reply, read now; `KeyError` for a task that was not evaluated."""
+        entry = _task_entry(self.ladders[task_id], self.records, self.models,
+                            self.texts([task_id]).get(task_id, []))
+        return task_detail_html(entry, self.models, self.short)
+
+    def data(self, max_details: int | None = None, seed: int = 0) -> dict:
+        """`browser_data`, the drill-downs' texts read for at most ``max_details`` tasks (`carried_tasks`).
+
+        The result is shared by later calls with the same arguments: do not change it.
+        """
+        if (max_details, seed) not in self._data:
+            self._data[max_details, seed] = self._gather(max_details, seed)
+        return self._data[max_details, seed]
+
+    def _gather(self, max_details: int | None, seed: int) -> dict:
+        tasks = [_task_entry(ladder, self.records, self.models) for ladder in self.ladders.values()]
+        carried = carried_tasks(tasks, max_details, seed)
+        if carried:
+            texts = self.texts(carried)
+            tasks = [_task_entry(self.ladders[task["id"]], self.records, self.models, texts.get(task["id"], []))
+                     if task["id"] in carried else task for task in tasks]
+        return {"runs": [run.name for run in self.runs], "models": self.models, "tasks": tasks,
+                "options": _filter_options(tasks), "n_detailed": len(carried), "short": self.short}
+
+
+def carried_tasks(tasks: Sequence[dict], limit: int | None, seed: int = 0) -> set[str]:
+    """The ids of the tasks whose drill-down a page carries: all of them when they are at most ``limit``.
+
+    Otherwise a third of the budget each, drawn with a seeded generator: tasks some model failed
+    (k = −1 or undetermined, or a validity flag), tasks the models disagree on, and a sample of
+    all tasks; whatever a group leaves unused goes to the next.
+    """
+    if limit is None or len(tasks) <= limit:
+        return {task["id"] for task in tasks}
+    rng = random.Random(seed)
+    failed = [task["id"] for task in tasks
+              if any(k in ("-1", UNDETERMINED) for ks in task["k"].values() for k in ks)
+              or any(task["flags"].values())]
+    disagreeing = [task["id"] for task in tasks if task["disagree"]]
+    groups = [failed, disagreeing, [task["id"] for task in tasks]]
+    carried: set[str] = set()
+    for number, group in enumerate(groups):
+        share = -(-(limit - len(carried)) // (len(groups) - number))  # rounded up
+        fresh = [task_id for task_id in group if task_id not in carried]
+        carried.update(rng.sample(fresh, min(share, len(fresh))))
+    return carried
+
+
+def browser_data(run_dirs: RunDirs, max_details: int | None = None) -> dict:
     """Gather, for every evaluated task of the run folders, what the browser shows.
 
     Parameters
@@ -277,26 +390,21 @@ def browser_data(run_dirs: RunDirs) -> dict:
         A run folder, or several (e.g. other models evaluated on the same tasks, as
         ``07_compare``'s ``other_runs``). A task's ladder comes from the first folder that has
         it; a later folder's verdict or outcome replaces an earlier one with the same key.
+    max_details
+        Read the replies' texts of at most this many tasks (`carried_tasks`); ``None``: all.
 
     Returns
     -------
     dict
         ``runs`` (folder names), ``models``, ``tasks`` (one JSON-ready dict per task that has
         a verdict or an outcome, in ladder order, with its question, steps, variants and
-        replies, and the filter facets ``k``, ``stages`` and ``flags`` as ``{model: [value]}``,
-        ``skills`` and ``disagree``; each step's ``bottleneck_of``: the models whose k is that
-        step), ``options`` (the values each filter offers), and ``short`` (a short display name
-        of every model and skill, `stad_utils.names.short_names`; the full name shows on hover).
+        replies (``variants``: only when ``detailed``), and the filter facets ``k``, ``stages``
+        and ``flags`` as ``{model: [value]}``, ``skills`` and ``disagree``; each step's
+        ``bottleneck_of``: the models whose k is that step), ``options`` (the values each filter
+        offers), ``n_detailed``, and ``short`` (a short display name of every model and skill,
+        `stad_utils.names.short_names`; the full name shows on hover).
     """
-    runs = _run_list(run_dirs)
-    records = _read_runs(runs)
-    models = sorted({r.model for grouped in (records.verdicts, records.outcomes)
-                     for task_records in grouped.values() for r in task_records})
-    evaluated = records.verdicts.keys() | records.outcomes.keys()
-    tasks = [_task_entry(ladder, records, models) for ladder in records.ladders if ladder.task_id in evaluated]
-    options = _filter_options(tasks)
-    return {"runs": [run.name for run in runs], "models": models, "tasks": tasks, "options": options,
-            "short": {**short_names(options["skill"], 28), **short_names(models, 18)}}
+    return BrowserRecords.of(run_dirs).data(max_details)
 
 
 def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "", stage: str = "", flag: str = "",
@@ -341,21 +449,24 @@ def _encode(value: object) -> str:
     return base64.b64encode(compressed).decode("ascii")
 
 
-def _page_blobs(data: dict) -> dict[str, str]:
-    """The page's data: ``tasks``, what the table shows and filters on, and ``details``, each task's drill-down.
+def _page_blobs(data: dict, viewer: bool = False) -> dict[str, str]:
+    """The page's data: ``tasks``, what the table shows and filters on, and ``details``, the drill-downs
+    of the tasks that carry their replies (``null`` for the others; none when a viewer serves them).
 
     They are apart so that the table appears before the larger drill-downs are inflated.
     """
     facets = ("id", "source", "question", "n_steps", "skills", "k", "stages", "flags", "disagree")
     table = {"models": data["models"], "flag_labels": FLAGS, "short": data["short"],
              "tasks": [{name: task[name] for name in facets} for task in data["tasks"]]}
+    if viewer:
+        return {"tasks": _encode(table)}
     return {"tasks": _encode(table), "details": _encode([task_detail_html(task, data["models"], data["short"])
-                                                          for task in data["tasks"]])}
+                                                          if task["detailed"] else None for task in data["tasks"]])}
 
 
-def _render(template: str, data: dict, **context) -> str:
-    return _TEMPLATES.get_template(template).render(data=data, flag_labels=FLAGS, blobs=_page_blobs(data),
-                                                    **context)
+def _render(template: str, data: dict, viewer: bool = False, **context) -> str:
+    return _TEMPLATES.get_template(template).render(data=data, flag_labels=FLAGS, blobs=_page_blobs(data, viewer),
+                                                    viewer=viewer, **context)
 
 
 def browser_section(data: dict) -> str:
@@ -363,9 +474,10 @@ def browser_section(data: dict) -> str:
     return _render("browser_section.html.jinja", data)
 
 
-def browser_html(data: dict, title: str = "STaD failure browser") -> str:
-    """The browser as a complete, self-contained HTML page."""
-    return _render("browser.html.jinja", data, title=title)
+def browser_html(data: dict, title: str = "STaD failure browser", viewer: bool = False) -> str:
+    """The browser as a complete, self-contained HTML page; with ``viewer``, a page whose drill-downs
+    are asked of the server that serves it (``GET task/<id>``, `stad_utils.view`)."""
+    return _render("browser.html.jinja", data, viewer=viewer, title=title)
 
 
 def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
@@ -384,7 +496,7 @@ def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     wrong``). A row is listed when the models' k differ or a decided verdict differs (see the
     module's docstring).
     """
-    data = browser_data(run_dirs)
+    data = browser_data(run_dirs, max_details=0)
     rows = [_disagreement_row(task, sample, data["models"]) for task in data["tasks"] if task["disagree"]
             for sample in range(task["n_samples"])]
     columns = ["task_id", "source", "sample", *(f"k {model}" for model in data["models"]), "verdicts that differ"]
@@ -424,8 +536,9 @@ class FailureBrowser(widgets.VBox):
     drill-down is the same HTML (`task_detail_html`).
     """
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, detail_html: Callable[[str], str] | None = None):
         self.data = data
+        self._detail_html = detail_html  # a task's drill-down, for tasks whose replies ``data`` does not hold
         self._by_id = {task["id"]: task for task in data["tasks"]}
         options = data["options"]
         self.filters = {
@@ -476,8 +589,12 @@ class FailureBrowser(widgets.VBox):
 
     def _show_task(self, _change: dict | None = None) -> None:
         task = self._by_id.get(self.task.value)
-        self.detail.value = "" if task is None else _TEMPLATES.get_template("detail_pane.html.jinja").render(
-            detail=task_detail_html(task, self.data["models"], self.data["short"]))
+        if task is None:
+            self.detail.value = ""
+            return
+        detail = (task_detail_html(task, self.data["models"], self.data["short"]) if task["detailed"] or self._detail_html is None
+                  else self._detail_html(task["id"]))
+        self.detail.value = _TEMPLATES.get_template("detail_pane.html.jinja").render(detail=detail)
 
 
 def _dropdown(description: str, options: list[tuple[str, str]]) -> widgets.Dropdown:
@@ -486,5 +603,9 @@ def _dropdown(description: str, options: list[tuple[str, str]]) -> widgets.Dropd
 
 
 def browser_widget(run_dir: Path | str, other_runs: Iterable[Path | str] = ()) -> FailureBrowser:
-    """The failure browser of a run folder (and further runs on the same tasks) as a JupyterLab widget."""
-    return FailureBrowser(browser_data([run_dir, *other_runs]))
+    """The failure browser of a run folder (and further runs on the same tasks) as a JupyterLab widget.
+
+    A task's replies are read when it is shown, so a run of any size opens at once.
+    """
+    records = BrowserRecords.of([run_dir, *other_runs])
+    return FailureBrowser(records.data(max_details=0), records.detail_html)

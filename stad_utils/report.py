@@ -216,13 +216,13 @@ def front_page(paths: RunPaths, other_runs: Sequence[Path | str] = ()) -> dict:
 def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare"),
                       other_runs: tuple[Path | str, ...] = ()) -> Path | None:
     """Write ``report.html`` of a run folder (see the module's docstring); ``None`` before 06 or 07 ran."""
-    from .browser import browser_data, browser_section
+    from .browser import REPORT_DETAILS, browser_data, browser_section
 
     executed = [paths.notebooks / f"{stage}.ipynb" for stage in stages if (paths.notebooks / f"{stage}.ipynb").exists()]
     if not executed:
         return None
     body, styles = notebook_html(executed)
-    data = browser_data([paths.root, *other_runs])
+    data = browser_data([paths.root, *other_runs], max_details=REPORT_DETAILS)
     page = _TEMPLATES.get_template("report.html.jinja").render(
         front=front_page(paths, other_runs), contents=headings(body), styles=Markup(styles), body=Markup(body),
         browser=Markup(browser_section(data)) if data["tasks"] else None)

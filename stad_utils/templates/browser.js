@@ -69,6 +69,22 @@
     return row;
   }
 
+  /** A task's drill-down: asked of the viewer that served the page, or from the page's own data. */
+  async function detailHtml(data, index) {
+    const source = document.getElementById("stad-browser-details").dataset.source;
+    if (source) {
+      const response = await fetch(source + encodeURIComponent(data.tasks[index].id));
+      if (!response.ok) throw new Error(`the viewer answered ${response.status}: ${await response.text()}`);
+      return response.text();
+    }
+    const html = (await data.details)[index];
+    if (html === null || html === undefined) {
+      return "<p class=\"stad-not-carried\">This page does not carry this task's replies (see the note above " +
+        "the table): open it with <code>python -m stad_utils.view</code>.</p>";
+    }
+    return html;
+  }
+
   /** Open a row's drill-down below it, or close it if open. */
   async function toggleDetail(data, row) {
     const next = row.nextElementSibling;
@@ -81,17 +97,26 @@
     detail.className = "stad-detail-row";
     const td = document.createElement("td");
     td.colSpan = row.cells.length;
-    td.innerHTML = (await data.details)[row.dataset.index];
+    try {
+      td.innerHTML = await detailHtml(data, row.dataset.index);
+    } catch (error) {
+      td.textContent = `This task's details could not be read (${error.message}).`;
+      td.classList.add("stad-error");
+    }
     detail.append(td);
     row.after(detail);
     row.classList.add("stad-open");
   }
 
+  // Rows put into the table at most: laying out tens of thousands of rows takes the page seconds.
+  const MAX_ROWS = 500;
+
   function render(data) {
     const filters = readFilters();
     const shown = data.tasks.map((_, index) => index).filter((index) => matches(data.tasks[index], filters));
-    rows.replaceChildren(...shown.map((index) => taskRow(data, index)));
-    count.textContent = `${shown.length} of ${data.tasks.length} tasks`;
+    rows.replaceChildren(...shown.slice(0, MAX_ROWS).map((index) => taskRow(data, index)));
+    count.textContent = `${shown.length} of ${data.tasks.length} tasks`
+      + (shown.length > MAX_ROWS ? ` (the first ${MAX_ROWS} listed: filter or search to find the others)` : "");
   }
 
   function start(data) {
@@ -109,7 +134,9 @@
   }
 
   // The table needs only the small task list; the drill-downs inflate meanwhile, awaited on opening one.
-  const details = loadBlob("stad-browser-details");
+  const details = document.getElementById("stad-browser-details").dataset.source
+    ? Promise.resolve([]) : loadBlob("stad-browser-details");
+  details.catch(() => {});  // a failure is shown when a drill-down is opened
   loadBlob("stad-browser-tasks").then((data) => start({...data, details})).catch((error) => {
     count.textContent = `The tasks could not be read (${error.message}); this browser needs DecompressionStream.`;
   });

@@ -1,0 +1,256 @@
+"""Verdicts and outcomes as Parquet, queried with DuckDB without holding reply texts in memory.
+
+The JSONL files stay the append-only, crash-safe log every stage writes (`stad_utils.store`);
+this module keeps a Parquet copy of each beside it, in ``<run>/columnar/``, rebuilt whenever the
+JSONL file has changed (its size and modification time are recorded with the copy). DuckDB reads
+only the columns a query names, so counting verdicts of a million replies never reads a reply.
+
+The same queries take one run folder or many (e.g. every run of a study, or a folder of Parquet
+files gathered from several machines): a later file's record replaces an earlier one with the
+same key, as when the JSONL files are read in that order.
+
+    from stad_utils.columnar import verdict_facts, reply_texts, query
+    facts = verdict_facts("results/quickstart")                 # one row per latest verdict, no texts
+    query("SELECT model, outcome, count(*) FROM verdicts GROUP BY ALL", "results/quickstart")
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import duckdb
+import pandas as pd
+
+from .store import RecordError, RunPaths
+
+VERDICT_COLUMNS = {
+    "task_id": "VARCHAR", "model": "VARCHAR", "variant": "VARCHAR", "level": "INTEGER", "sample": "INTEGER",
+    "prompt": "VARCHAR", "reference": "VARCHAR", "response": "VARCHAR", "error": "VARCHAR",
+    "extracted": "VARCHAR", "outcome": "VARCHAR", "correct": "BOOLEAN", "decided_by": "VARCHAR",
+    "explanation": "VARCHAR", "judge_version": "VARCHAR", "finish_reason": "VARCHAR", "prompt_tokens": "BIGINT",
+    "completion_tokens": "BIGINT", "truncated": "BOOLEAN", "policy": "VARCHAR", "simulated": "BOOLEAN",
+    "latency_s": "DOUBLE", "cached": "BOOLEAN",
+}
+"""The fields of `stad_utils.records.Verdict` and their DuckDB types."""
+
+OUTCOME_COLUMNS = {
+    "task_id": "VARCHAR", "model": "VARCHAR", "source": "VARCHAR", "n_steps": "INTEGER", "skills": "VARCHAR[]",
+    "curve": "BOOLEAN[]", "isolated": "BOOLEAN[]", "placebo": "BOOLEAN[]", "k": "INTEGER",
+    "undetermined_by": "VARCHAR", "non_monotonic": "BOOLEAN", "n_errors": "INTEGER", "n_undecided": "INTEGER",
+    "truncated": "BOOLEAN[]", "sample": "INTEGER", "policy": "VARCHAR", "simulated": "BOOLEAN",
+}
+"""The fields of `stad_utils.records.Outcome` and their DuckDB types."""
+
+_DEFAULTS = {  # what the record types assume for a field that older files do not have
+    "sample": "0", "policy": "'full'", "simulated": "false", "truncated": "false", "cached": "false",
+    "explanation": "''", "judge_version": "''", "n_undecided": "0", "placebo": "[]::BOOLEAN[]",
+}
+_OUTCOME_DEFAULTS = {**_DEFAULTS, "truncated": "[]::BOOLEAN[]"}
+
+VERDICT_KEY = ("task_id", "model", "variant", "level", "sample")
+OUTCOME_KEY = ("task_id", "model", "sample")
+
+TEXT_COLUMNS = ("prompt", "reference", "response", "error", "extracted", "explanation")
+"""The verdict columns holding texts; `verdict_facts` leaves them out."""
+
+MEMORY_LIMIT = os.environ.get("STAD_DUCKDB_MEMORY", "2GB")
+"""DuckDB's own memory limit (it spills to disk beyond it); ``STAD_DUCKDB_MEMORY`` overrides it."""
+
+
+def connect() -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with a bounded memory budget."""
+    connection = duckdb.connect()
+    connection.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    connection.execute("SET preserve_insertion_order = true")  # the Parquet copy keeps the log's order
+    return connection
+
+
+def _stamp(path: Path) -> dict:
+    status = path.stat()
+    return {"source": path.name, "size": status.st_size, "mtime_ns": status.st_mtime_ns}
+
+
+def parquet_copy(jsonl: Path | str, columns: dict[str, str] | None = None) -> Path:
+    """The Parquet copy of a verdicts or outcomes JSONL file, converted now if missing or out of date.
+
+    Rows keep the order of the log's lines. A line that is not valid JSON, or not a valid record,
+    raises `RecordError` naming the file, the line and the field.
+    """
+    jsonl = Path(jsonl)
+    if columns is None:
+        columns = OUTCOME_COLUMNS if jsonl.name.startswith("outcomes") else VERDICT_COLUMNS
+    defaults = _OUTCOME_DEFAULTS if columns is OUTCOME_COLUMNS else _DEFAULTS
+    target = jsonl.parent / "columnar" / f"{jsonl.stem}.parquet"
+    stamp_path = target.with_suffix(".source.json")
+    stamp = _stamp(jsonl)
+    if target.exists() and stamp_path.exists() and json.loads(stamp_path.read_text()) == stamp:
+        return target
+    target.parent.mkdir(exist_ok=True)
+    partial = target.with_suffix(".parquet.partial")
+    declared = ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items())
+    selected = ", ".join(f"coalesce({name}, {defaults[name]}) AS {name}" if name in defaults else name
+                         for name in columns)
+    connection = connect()
+    try:
+        connection.execute(
+            f"COPY (SELECT {selected} FROM read_json(?, format = 'newline_delimited', columns = {{{declared}}}, "
+            "maximum_object_size = 16777216)) "
+            f"TO {sql_text(partial)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)", [str(jsonl)])
+    except duckdb.Error as exc:
+        partial.unlink(missing_ok=True)
+        _raise_first_bad_line(jsonl, columns)
+        raise RuntimeError(f"{jsonl}: DuckDB could not convert it to Parquet: {exc}") from None
+    finally:
+        connection.close()
+    os.replace(partial, target)
+    stamp_path.write_text(json.dumps(stamp))
+    return target
+
+
+def _raise_first_bad_line(jsonl: Path, columns: dict[str, str]) -> None:
+    """Raise `RecordError` naming the first line of ``jsonl`` that is not a valid record, if there is one."""
+    from .records import Outcome, Verdict
+    from .store import parse_jsonl_line, parse_record
+
+    record = Outcome if columns is OUTCOME_COLUMNS else Verdict
+    with open(jsonl, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            obj = parse_jsonl_line(jsonl, number, raw)
+            if obj is not None:
+                parse_record(jsonl, number, obj, record.model_validate)
+
+
+def _files(runs: Path | str | Iterable[Path | str], name: str) -> list[Path]:
+    """The Parquet files of ``name`` ("verdicts" or "outcomes") of the runs, in order.
+
+    A run is a run folder (its JSONL log is converted when needed), a Parquet file, or a folder
+    of Parquet files (taken in name order).
+    """
+    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    files: list[Path] = []
+    for run in map(Path, runs):
+        log = getattr(RunPaths(run), name)
+        if run.suffix == ".parquet":
+            files.append(run)
+        elif log.exists():
+            files.append(parquet_copy(log))
+        elif run.is_dir() and not RunPaths(run).ladders.exists():  # a folder of Parquet files, not a run
+            files += sorted(run.glob(f"**/{name}*.parquet"))
+    return files
+
+
+def sql_text(value: object) -> str:
+    """A SQL string literal of ``value``: a run folder's name is data and may hold a quote.
+
+    >>> sql_text("it's")
+    "'it''s'"
+    """
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _latest(files: Sequence[Path], key: Sequence[str], columns: str, where: str = "true") -> str:
+    """SQL for the latest record per key: later files win, and within a file the later row.
+
+    ``where`` may only test key columns (it is applied before choosing the latest record).
+    """
+    listed = "[" + ", ".join(map(sql_text, files)) + "]"
+    return (f"SELECT {columns} FROM read_parquet({listed}, filename = true, file_row_number = true, "
+            f"union_by_name = true) WHERE {where} QUALIFY row_number() OVER (PARTITION BY {', '.join(key)} "
+            f"ORDER BY list_position({listed}, filename) DESC, file_row_number DESC) = 1")
+
+
+def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.DuckDBPyConnection | None = None,
+          parameters: Sequence | None = None) -> pd.DataFrame:
+    """Run ``sql`` over the runs' latest records, available as the views ``verdicts`` and ``outcomes``.
+
+    ``verdicts`` also has the column ``judged``: the verdict's outcome, for files written before
+    outcomes existed read from ``correct`` (`stad_utils.browser.verdict_outcome`).
+    """
+    own = connection is None
+    connection = connection or connect()
+    try:
+        _create_views(connection, runs)
+        return connection.execute(sql, parameters or []).df()
+    finally:
+        if own:
+            connection.close()
+
+
+def _create_views(connection: duckdb.DuckDBPyConnection, runs: Path | str | Iterable[Path | str]) -> None:
+    """The views ``verdicts`` and ``outcomes`` of the runs' latest records (see `query`)."""
+    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    for name, key, columns in (("verdicts", VERDICT_KEY, VERDICT_COLUMNS), ("outcomes", OUTCOME_KEY, OUTCOME_COLUMNS)):
+        files = _files(runs, name)
+        if files:
+            source = _latest(files, key, "* EXCLUDE (filename, file_row_number)")
+        else:  # no such records yet: an empty table of the right columns
+            source = "SELECT " + ", ".join(f"NULL::{kind} AS {column}" for column, kind in columns.items()) \
+                + " WHERE false"
+        judged = (", coalesce(outcome, CASE correct WHEN true THEN 'correct' WHEN false THEN 'wrong' "
+                  "ELSE 'error' END) AS judged" if name == "verdicts" else "")
+        connection.execute(f"CREATE OR REPLACE TEMP VIEW {name} AS SELECT *{judged} FROM ({source})")
+
+
+class VerdictFacts(NamedTuple):
+    """A verdict without its texts (prompt, reference, reply, explanation): what statistics count.
+
+    ``response`` only says whether a reply came (``""`` when one did, ``None`` when not), so
+    code written for `stad_utils.records.Verdict` that tests ``v.response is not None`` counts
+    the same; the text itself is read with `reply_texts`.
+    """
+
+    task_id: str
+    model: str
+    variant: str
+    level: int
+    sample: int
+    outcome: str
+    correct: bool | None
+    decided_by: str
+    judge_version: str
+    finish_reason: str | None
+    truncated: bool
+    policy: str
+    simulated: bool
+    cached: bool
+    replied: bool
+
+    @property
+    def response(self) -> str | None:
+        return "" if self.replied else None
+
+
+def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]:
+    """The latest verdict of every key of the runs, without texts, in the order of the log."""
+    selected = ", ".join("judged" if field == "outcome" else "response IS NOT NULL" if field == "replied" else field
+                         for field in VerdictFacts._fields)
+    connection = connect()
+    try:
+        _create_views(connection, runs)
+        rows = connection.execute(f"SELECT {selected} FROM verdicts ORDER BY task_id, model, variant, level, sample")
+        return [VerdictFacts._make(row) for row in rows.fetchall()]
+    finally:
+        connection.close()
+
+
+def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> pd.DataFrame:
+    """Every column of the latest verdicts of these tasks only (texts included): a drill-down's data.
+
+    Only these tasks' rows are decompressed: the task filter comes before choosing the latest.
+    """
+    files = _files(runs, "verdicts")
+    wanted = pd.DataFrame({"task_id": sorted(set(task_ids))})
+    if not files or wanted.empty:
+        return pd.DataFrame(columns=list(VERDICT_COLUMNS))
+    connection = connect()
+    try:
+        connection.register("wanted", wanted)
+        latest = _latest(files, VERDICT_KEY, "* EXCLUDE (filename, file_row_number)",
+                         where="task_id IN (SELECT task_id FROM wanted)")
+        return connection.execute(f"SELECT * FROM ({latest}) ORDER BY task_id, model, variant, level, sample").df()
+    finally:
+        connection.close()

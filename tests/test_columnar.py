@@ -1,0 +1,100 @@
+"""Verdicts and outcomes as Parquet: the DuckDB queries give what the JSONL records give through pandas.
+
+The run folder is the failure browser's hand-made one (`test_browser.write_run`): 6 tasks, 2
+models, an error re-asked and answered later in the log, a truncated reply, undecided verdicts.
+"""
+
+import json
+
+import pandas as pd
+import pytest
+from test_browser import GRANITE, QWEN, make_ladder, make_verdicts, write_run
+
+from stad_utils import Outcome, RecordError, RecordFile, RunPaths, Verdict, read_records
+from stad_utils.analysis import truncation_table
+from stad_utils.columnar import TEXT_COLUMNS, parquet_copy, query, reply_texts, verdict_facts
+from stad_utils.metrics import latest_verdicts
+
+FACTS = ["task_id", "model", "variant", "level", "sample", "outcome", "correct", "decided_by", "truncated",
+         "finish_reason"]
+
+
+@pytest.fixture
+def run(tmp_path) -> RunPaths:
+    return write_run(tmp_path / "demo-run")
+
+
+def latest_frame(paths: list[RunPaths]) -> pd.DataFrame:
+    """The latest verdicts as the rest of the project reads them: JSONL → pydantic → pandas."""
+    verdicts = latest_verdicts(v for path in paths for v in read_records(path.verdicts, Verdict.model_validate))
+    frame = pd.DataFrame([v.model_dump() for v in verdicts.values()])
+    return frame.sort_values(["task_id", "model", "variant", "level", "sample"]).reset_index(drop=True)
+
+
+def facts_frame(runs) -> pd.DataFrame:
+    return pd.DataFrame(verdict_facts(runs))
+
+
+def test_verdict_facts_are_the_latest_verdicts_without_texts(run):
+    expected = latest_frame([run])[FACTS]
+    facts = facts_frame(run.root)
+    pd.testing.assert_frame_equal(facts[FACTS], expected, check_dtype=False)
+    superseded = facts[(facts.task_id == "t2") & (facts.model == QWEN) & (facts.variant == "original")]
+    assert superseded.outcome.tolist() == ["correct"]  # the re-asked error lost to its answer, later in the log
+    assert not set(TEXT_COLUMNS) & set(facts.columns)
+    assert (facts.replied == latest_frame([run]).response.notna()).all()
+
+
+def test_truncation_table_from_facts_equals_the_one_from_records(run):
+    from_records = truncation_table(list(latest_verdicts(read_records(run.verdicts, Verdict.model_validate)).values()))
+    from_facts = truncation_table(verdict_facts(run.root))
+    pd.testing.assert_frame_equal(from_facts, from_records)
+    assert from_facts["cut_off"].sum() == 1  # granite's truncated reply to t3
+
+
+def test_sql_counts_equal_pandas_counts(run):
+    counted = query("SELECT model, judged AS outcome, count(*) AS n FROM verdicts GROUP BY ALL ORDER BY ALL",
+                    run.root)
+    expected = (latest_frame([run]).groupby(["model", "outcome"]).size().reset_index(name="n")
+                .sort_values(["model", "outcome"]).reset_index(drop=True))
+    pd.testing.assert_frame_equal(counted, expected, check_dtype=False)
+    outcomes = pd.DataFrame([o.model_dump() for o in read_records(run.outcomes, Outcome.model_validate)])
+    ks = query("SELECT model, k, count(*) AS n FROM outcomes GROUP BY ALL ORDER BY model, k NULLS LAST", run.root)
+    expected_ks = (outcomes.groupby(["model", "k"], dropna=False).size().reset_index(name="n")
+                   .sort_values(["model", "k"], na_position="last").reset_index(drop=True))
+    pd.testing.assert_frame_equal(ks, expected_ks, check_dtype=False)
+
+
+def test_many_runs_and_a_folder_of_parquet_files_give_the_same_answers(run, tmp_path):
+    other = RunPaths(tmp_path / "other")
+    RecordFile(other.verdicts, Verdict).append(make_verdicts(make_ladder("t2"), "llama-8b", "WW|CW"))
+    together = facts_frame([run.root, other.root])
+    pd.testing.assert_frame_equal(together[FACTS], latest_frame([run, other])[FACTS], check_dtype=False)
+    gathered = tmp_path / "gathered"
+    gathered.mkdir()
+    for number, source in enumerate((run, other)):  # as copied from several machines, named in order
+        parquet_copy(source.verdicts).rename(gathered / f"verdicts-{number}.parquet")
+    pd.testing.assert_frame_equal(facts_frame(gathered), together)
+
+
+def test_the_parquet_copy_follows_the_log(run):
+    assert len(verdict_facts(run.root)) == len(latest_frame([run]))
+    RecordFile(run.verdicts, Verdict).append(make_verdicts(make_ladder("t1"), GRANITE, "WWW|CCC"))  # re-judged
+    facts = facts_frame(run.root)
+    original = facts[(facts.task_id == "t1") & (facts.model == GRANITE) & (facts.variant == "original")]
+    assert original.outcome.tolist() == ["wrong"]
+
+
+def test_reply_texts_reads_only_the_tasks_asked_for(run):
+    texts = reply_texts(run.root, ["t3"])
+    assert set(texts.task_id) == {"t3"} and len(texts) == 12
+    assert "HTTP 500: internal server error" in texts.error.tolist()
+
+
+def test_a_malformed_line_names_the_file_line_and_field(run):
+    bad = {**make_verdicts(make_ladder("t1"), QWEN, "CCC|CCC")[0].model_dump(), "level": "not a number"}
+    line = len(run.verdicts.read_text().splitlines()) + 1
+    with open(run.verdicts, "a", encoding="utf-8") as log:
+        log.write(json.dumps(bad) + "\n")
+    with pytest.raises(RecordError, match=rf"verdicts.jsonl, line {line}, field 'level'"):
+        verdict_facts(run.root)
