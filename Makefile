@@ -61,10 +61,11 @@ check: $(STAMP)
 # Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format) and re-execute them
 # on their default parameters, so that the outputs nbval compares are current (the outputs it ignores are cleared).
 notebooks: $(STAMP)
-	$(BIN)/jupytext --sync notebooks/*.py
-	rm -rf results/notebook-defaults
+	$(BIN)/jupytext --sync notebooks/text/*.py
+	rm -rf results/notebook-defaults results/example
 	cd notebooks && for nb in 0*.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb || exit 1; done
-	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/*.ipynb
+	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/0[1-5]*.ipynb notebooks/08*.ipynb
+	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs notebooks/06*.ipynb notebooks/07*.ipynb
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/judge_report.py

@@ -5,7 +5,12 @@ browser widget; nbval re-runs them but never compares their outputs, so keeping 
 in git only adds hundreds of kilobytes of PNG and widget state. Deterministic cells keep their
 outputs, which nbval checks.
 
-    python scripts/strip_ignored_outputs.py notebooks/*.ipynb
+With ``--keep-outputs`` (06_analyze and 07_compare, which are committed executed on the saved
+example run so that they teach with their tables and figures) only the widgets go: their state
+is large and a widget cannot be shown without its kernel.
+
+    python scripts/strip_ignored_outputs.py notebooks/0[1-5]*.ipynb notebooks/08*.ipynb
+    python scripts/strip_ignored_outputs.py --keep-outputs notebooks/06*.ipynb notebooks/07*.ipynb
 """
 
 import sys
@@ -13,17 +18,23 @@ import sys
 import nbformat
 
 MARKER = "# NBVAL_IGNORE_OUTPUT"
+WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
-def strip(path: str) -> None:
+def strip(path: str, keep_outputs: bool) -> None:
     notebook = nbformat.read(path, as_version=4)
     for cell in notebook.cells:
-        if cell.cell_type == "code" and MARKER in cell.source:
+        if cell.cell_type != "code":
+            continue
+        if keep_outputs:
+            cell.outputs = [output for output in cell.outputs if WIDGET not in output.get("data", {})]
+        elif MARKER in cell.source:
             cell.outputs, cell.execution_count = [], None
     notebook.metadata.pop("widgets", None)  # the state of widgets whose outputs were just cleared
     nbformat.write(notebook, path)
 
 
 if __name__ == "__main__":
-    for notebook_path in sys.argv[1:]:
-        strip(notebook_path)
+    keep = "--keep-outputs" in sys.argv[1:]
+    for notebook_path in (argument for argument in sys.argv[1:] if argument != "--keep-outputs"):
+        strip(notebook_path, keep)

@@ -13,7 +13,8 @@ sys.path.insert(0, str(Path(__file__).parent))  # for scripted_server
 def pytest_sessionstart(session):
     # nbval runs the committed notebooks on their default parameters, which write here;
     # start from nothing so that stale records of an older run cannot leak into the outputs.
-    shutil.rmtree(ROOT / "results" / "notebook-defaults", ignore_errors=True)
+    for run in ("notebook-defaults", "example"):  # 06 and 07 fill "example" from the saved run again
+        shutil.rmtree(ROOT / "results" / run, ignore_errors=True)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 

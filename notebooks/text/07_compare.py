@@ -2,7 +2,7 @@
 # jupyter:
 #   jupytext:
 #     cell_metadata_filter: tags,-all
-#     formats: ipynb,py:percent
+#     formats: ipynb,text//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -43,7 +43,7 @@
 # Definitions: `stad_utils.definitions`.
 
 # %% tags=["parameters"]
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "../results/example"  # a run folder; "example" is the saved quickstart run shipped with stad_utils
 other_runs: list = []  # further run folders (other models on the same tasks) to compare with
 n_permutations: int = 1000  # permutations for the bottleneck-profile test
 n_resamples: int = 1000  # bootstrap resamples for the paired differences
@@ -59,9 +59,10 @@ from IPython.display import Markdown, display
 
 from stad_utils import Ladder, Outcome, RunPaths, read_records, written_report
 from stad_utils.compare import compare_run, comparison_report
+from stad_utils.examples import open_run
 from stad_utils.plots import comparison_figures
 
-paths = RunPaths(run_dir)
+paths = RunPaths(open_run(run_dir))  # fills results/example on first use
 results = [o for run in [run_dir, *other_runs] for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
 comparison = compare_run(results, ladders, n_permutations=n_permutations, n_resamples=n_resamples,

@@ -2,7 +2,7 @@
 # jupyter:
 #   jupytext:
 #     cell_metadata_filter: tags,-all
-#     formats: ipynb,py:percent
+#     formats: ipynb,text//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -56,7 +56,7 @@
 # > | isolated-vs-whole gap | a skill's isolated accuracy − success of the whole tasks containing it: descriptive, **not** a composition measure (a whole task has more steps, so it is positive even for a flawless chainer) | positive = tasks fail more often than the step |
 
 # %% tags=["parameters"]
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "../results/example"  # a run folder; "example" is the saved quickstart run shipped with stad_utils
 n_resamples: int = 1000  # bootstrap resamples for the intervals of differences
 min_support: int = 5  # fewest answered isolated questions for a skill to be tested, or tasks behind a quoted rate
 max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
@@ -72,10 +72,11 @@ from IPython.display import Markdown, display
 from stad_utils import Ladder, Outcome, RunPaths, read_records, summarize_run, written_report
 from stad_utils.analysis import k_stability, run_funnel, usage_report, usage_table
 from stad_utils.columnar import verdict_facts
+from stad_utils.examples import open_run
 from stad_utils.plots import analysis_figures
 from stad_utils.store import read_usage
 
-paths = RunPaths(run_dir)
+paths = RunPaths(open_run(run_dir))  # fills results/example on first use
 results = read_records(paths.outcomes, Outcome.model_validate)
 verdicts = verdict_facts(run_dir)  # the latest verdict of each question, without the reply texts
 ladders = read_records(paths.ladders, Ladder.model_validate) if paths.ladders.exists() else []

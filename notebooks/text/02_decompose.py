@@ -2,7 +2,7 @@
 # jupyter:
 #   jupytext:
 #     cell_metadata_filter: tags,-all
-#     formats: ipynb,py:percent
+#     formats: ipynb,text//py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
