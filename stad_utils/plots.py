@@ -446,8 +446,8 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: in
         ax.set(title=textwrap.fill(names[model], 30), xlabel="last step's skill",
                ylabel="previous step's skill" if index % columns == 0 else "")
     fig.suptitle(textwrap.fill(f"{title}. {missing}", int(fig.get_figwidth() * 5.5)), fontsize="large")
-    fig.text(0.5, 0.005, f"[ ]: 95% Newcombe interval; grey: fewer than {min_support} tasks; empty: no task with "
-             "this pair", ha="center", fontsize="x-small", color="dimgray")
+    fig.text(0.5, 0.005, f"[ ]: 95% Newcombe interval; grey: fewer than {min_support} tasks with this pair (or none)",
+             ha="center", fontsize="x-small", color="dimgray")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     return fig
 
