@@ -21,7 +21,7 @@ $(BIN)/pip:
 
 $(LLAMA_WHEEL): | $(BIN)/pip
 	rm -rf $(WHEELHOUSE)
-	@echo "building llama-cpp-python $(LLAMA_CPP_VERSION) for any AVX2 CPU (about 7-10 min on 2 cores) ..."
+	@echo "building llama-cpp-python $(LLAMA_CPP_VERSION) for any AVX2 CPU (about 5-10 min on 2 cores) ..."
 	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --quiet --no-cache-dir --no-deps --no-binary llama-cpp-python \
 		-w $(WHEELHOUSE) llama-cpp-python==$(LLAMA_CPP_VERSION)
 	touch $@
