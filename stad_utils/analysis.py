@@ -840,13 +840,13 @@ def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], 
             "evaluated": len(evaluated), "dropped": dict(sorted(dropped.items(), key=lambda item: -item[1]))}
 
 
-def run_funnel(paths: RunPaths, items: Sequence[Outcome]) -> dict | None:
-    """`task_funnel` of a run folder; ``None`` when it lacks the tasks, decompositions or ladders (a run
-    put together from verdicts alone has no funnel to report)."""
-    stages = ((paths.tasks, Task), (paths.decompositions, Decomposition), (paths.ladders, Ladder))
-    if not all(path.exists() for path, _ in stages):
+def run_funnel(paths: RunPaths, ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict | None:
+    """`task_funnel` of a run folder whose ``ladders`` the caller has read; ``None`` when it lacks the tasks,
+    decompositions or ladders (a run put together from verdicts alone has no funnel to report)."""
+    if not all(path.exists() for path in (paths.tasks, paths.decompositions, paths.ladders)):
         return None
-    return task_funnel(*(read_records(path, model.model_validate) for path, model in stages), items)
+    return task_funnel(read_records(paths.tasks, Task.model_validate),
+                       read_records(paths.decompositions, Decomposition.model_validate), ladders, items)
 
 
 def funnel_words(funnel: dict | None) -> str:

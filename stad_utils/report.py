@@ -134,10 +134,18 @@ def _count_lines(path: Path) -> int:
 
 
 def _judge_versions(paths: RunPaths) -> list[str]:
+    """Every judge version in the verdict log, read from its Parquet copy (06 made it; one column, no reply texts)."""
     if not paths.verdicts.exists():
         return []
-    with open(paths.verdicts, encoding="utf-8") as handle:
-        return sorted({json.loads(line).get("judge_version") or "unrecorded" for line in handle if line.strip()})
+    from .columnar import connect, parquet_copy, sql_text
+
+    connection = connect()
+    try:
+        rows = connection.execute("SELECT DISTINCT judge_version FROM "
+                                  f"read_parquet({sql_text(parquet_copy(paths.verdicts))})").fetchall()
+    finally:
+        connection.close()
+    return sorted({version or "unrecorded" for (version,) in rows})
 
 
 def file_funnel(paths: RunPaths) -> list[tuple[str, int]]:

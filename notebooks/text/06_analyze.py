@@ -81,7 +81,8 @@ results = read_records(paths.outcomes, Outcome.model_validate)
 verdicts = verdict_facts(run_dir)  # the latest verdict of each question, without the reply texts
 ladders = read_records(paths.ladders, Ladder.model_validate) if paths.ladders.exists() else []
 summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts,
-                        ladders=[ladder for ladder in ladders if ladder.verified], funnel=run_funnel(paths, results))
+                        ladders=[ladder for ladder in ladders if ladder.verified],
+                        funnel=run_funnel(paths, ladders, results))
 usage = usage_table(read_usage(paths), prices)
 summary["usage"] = usage.to_dict(orient="records")
 paths.summary.write_text(json.dumps(summary, indent=2, default=float))
