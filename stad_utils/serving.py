@@ -128,8 +128,8 @@ class LlamaServers:
     line per start; default: a temporary folder removed by `stop`). A thread watches the processes:
     a server that exits is restarted once, on the same port, so its clients keep their URL and
     retry what it dropped (and a run's console is told, see `stad_utils.monitor.tell_console`); if
-    it exits again, `check` raises `EmbeddedServerDied` quoting the end of its log. Every server runs under `stad_utils._orphan_guard`, so it exits when this process
-    dies, even by SIGKILL.
+    it exits again, `check` raises `EmbeddedServerDied` quoting the end of its log. Every server
+    runs under `stad_utils._orphan_guard`, so it exits when this process dies, even by SIGKILL.
     """
 
     def __init__(self, model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
