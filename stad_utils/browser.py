@@ -104,10 +104,6 @@ def _run_list(run_dirs: RunDirs) -> list[Path]:
     return [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(run) for run in run_dirs]
 
 
-def _read_if_present(path: Path, model: type) -> list:
-    return read_records(path, model.model_validate) if path.exists() else []
-
-
 def _read_runs(runs: Sequence[Path]) -> _RunRecords:
     """Read every run folder; a task's ladder comes from the first run that has it.
 
@@ -119,10 +115,12 @@ def _read_runs(runs: Sequence[Path]) -> _RunRecords:
     skills: dict[tuple[str, int], str] = {}
     outcomes: dict[tuple, Outcome] = {}
     for run in map(RunPaths, runs):
-        for ladder in _read_if_present(run.ladders, Ladder):
+        for ladder in read_records(run.ladders, Ladder.model_validate, missing_ok=True):
             ladders.setdefault(ladder.task_id, ladder)
-        skills.update({(s.task_id, s.step): s.skill for s in _read_if_present(run.skills, StepSkill)})
-        outcomes.update({(o.task_id, o.model, o.sample): o for o in _read_if_present(run.outcomes, Outcome)})
+        skills.update({(s.task_id, s.step): s.skill
+                       for s in read_records(run.skills, StepSkill.model_validate, missing_ok=True)})
+        outcomes.update({(o.task_id, o.model, o.sample): o
+                         for o in read_records(run.outcomes, Outcome.model_validate, missing_ok=True)})
     return _RunRecords(list(ladders.values()), skills, _by_task(columnar.verdict_facts(runs)),
                        _by_task(outcomes.values()))
 

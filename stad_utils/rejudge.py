@@ -77,7 +77,7 @@ def rejudge_run(run_dir: Path | str, llm_judge: LLMJudgeFn | None = None) -> pd.
     # only the judge's fields change: the reply, its cost and whether it came from the cache stay as they were
     new = [v.model_copy(update=judged_fields(j, llm_judge)) for v, j in zip(old, judgements)]
     RecordFile(paths.verdicts, Verdict).append(new)
-    skills = read_records(paths.skills, StepSkill.model_validate) if paths.skills.exists() else []
+    skills = read_records(paths.skills, StepSkill.model_validate, missing_ok=True)
     results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)
     paths.outcomes.write_text("".join(outcome.model_dump_json() + "\n" for outcome in results))
     return pd.DataFrame([

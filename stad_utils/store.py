@@ -59,18 +59,22 @@ def read_records(
     skip_invalid: bool = False,
     problems: list[RecordError] | None = None,
     unique_by: UniqueBy | None = None,
+    missing_ok: bool = False,
 ) -> list[R]:
     """Read a JSONL file into records with ``parse`` (a model's ``model_validate`` or a converter).
 
     ``parse`` may raise `pydantic.ValidationError`, `KeyError` (a missing field) or
     `RecordError`. With ``skip_invalid`` bad lines are collected in ``problems`` instead of
     raising, so one broken line never costs the valid ones. With ``unique_by`` a repeated
-    record is a bad line too (see `collect_records`).
+    record is a bad line too (see `collect_records`). With ``missing_ok`` a file that does not
+    exist (a stage not run yet) holds no records.
     """
     def read_line(number: int, raw: bytes) -> R | None:
         obj = parse_jsonl_line(path, number, raw)
         return None if obj is None else parse_record(path, number, obj, parse)
 
+    if missing_ok and not Path(path).exists():
+        return []
     with open(path, "rb") as handle:
         return collect_records(enumerate(handle, start=1), read_line, skip_invalid=skip_invalid, problems=problems,
                                unique_by=unique_by, source=path)
@@ -152,7 +156,7 @@ class RecordFile(Generic[R]):
 
     def read(self) -> list[R]:
         with self._lock:  # never a line half written by another thread of this process
-            return read_records(self.path, self.model.model_validate) if self.path.exists() else []
+            return read_records(self.path, self.model.model_validate, missing_ok=True)
 
     def keys(self) -> set[str]:
         return {self.key(record) for record in self.read()}

@@ -56,3 +56,10 @@ def test_run_paths_name_one_file_per_stage(tmp_path):
     paths = RunPaths(tmp_path)
     files = [paths.tasks, paths.decompositions, paths.ladders, paths.skills, paths.verdicts, paths.outcomes]
     assert len(set(files)) == 6 and all(f.parent == tmp_path for f in files)
+
+
+def test_a_missing_file_is_no_records_only_when_asked(tmp_path):
+    missing = tmp_path / "ladders.jsonl"
+    assert read_records(missing, dict, missing_ok=True) == []
+    with pytest.raises(FileNotFoundError):
+        read_records(missing, dict)

@@ -79,7 +79,7 @@ from stad_utils.store import read_usage
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
 results = read_records(paths.outcomes, Outcome.model_validate)
 verdicts = verdict_facts(run_dir)  # the latest verdict of each question, without the reply texts
-ladders = read_records(paths.ladders, Ladder.model_validate) if paths.ladders.exists() else []
+ladders = read_records(paths.ladders, Ladder.model_validate, missing_ok=True)
 summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts,
                         ladders=[ladder for ladder in ladders if ladder.verified],
                         funnel=run_funnel(paths, ladders, results))

@@ -209,7 +209,7 @@ def export_run(run_dir: Path | str, to: Path | str, *, models: Sequence[str] | N
     stem = stem or run.root.name
     ladders = read_records(run.ladders, Ladder.model_validate)
     verified = [ladder for ladder in ladders if ladder.verified]
-    verdicts = read_records(run.verdicts, Verdict.model_validate) if run.verdicts.exists() else []
+    verdicts = read_records(run.verdicts, Verdict.model_validate, missing_ok=True)
     held = sorted({verdict.model for verdict in verdicts})
     chosen = list(models) if models is not None else held
     missing = sorted(set(chosen) - set(held))
@@ -219,8 +219,7 @@ def export_run(run_dir: Path | str, to: Path | str, *, models: Sequence[str] | N
     if len(set(folders.values())) < len(folders):
         raise ValueError(f"targets {chosen} would share a folder: export them one at a time with models=[…]")
     records = {"input": read_records(run.tasks, Task.model_validate),
-               "segment": read_records(run.decompositions, Decomposition.model_validate)
-               if run.decompositions.exists() else []}
+               "segment": read_records(run.decompositions, Decomposition.model_validate, missing_ok=True)}
     records["answers"] = records["segment"]
     written = {"": []}
     for kind in GENERATION:
