@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -145,33 +146,53 @@ def paired_bootstrap(units: pd.DataFrame, by: str | list[str], *, n_resamples: i
     return result[columns]
 
 
+RESAMPLE_CHUNK = 100
+"""Resamples drawn at once: memory holds this many rows of task copies (100 × 25,000 tasks ≈ 20 MB)."""
+
+
 def _resampled_means(units: pd.DataFrame, by: list[str], sides: list[tuple[str, float]], n_resamples: int,
                      rng: np.random.Generator) -> np.ndarray:
     """Resamples × groups: the mean of ``rate_a − rate_b`` in each two-stage resample (see `paired_bootstrap`)."""
     task = units["task_id"].factorize()[0]
     group = units.groupby(by, sort=True).ngroup().to_numpy()
     n_tasks, n_groups = task.max() + 1, group.max() + 1
-    weights = rng.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_resamples)
 
     def per_task_group(values: np.ndarray) -> np.ndarray:
         matrix = np.zeros((n_tasks, n_groups))
         np.add.at(matrix, (task, group), values)
         return matrix
 
-    totals = np.zeros((n_resamples, n_groups))
-    for side, sign in sides:
-        trials = units[f"{side}_trials"].to_numpy(dtype=float)
-        rate = units[f"{side}_successes"].to_numpy(dtype=float) / trials
-        totals += sign * (weights @ per_task_group(rate))
-        mixed = np.flatnonzero((rate > 0) & (rate < 1))
-        if mixed.size:  # second stage: re-draw the samples of units whose samples disagree
-            copies = weights[:, task[mixed]]
-            redrawn = rng.binomial(copies * trials[mixed].astype(int), rate[mixed]) / trials[mixed]
-            membership = sparse.csr_matrix((np.ones(mixed.size), (np.arange(mixed.size), group[mixed])),
-                                           shape=(mixed.size, n_groups))
-            totals += sign * (membership.T @ (redrawn - copies * rate[mixed]).T).T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return totals / (weights @ per_task_group(np.ones(len(units))))
+    trials = {side: units[f"{side}_trials"].to_numpy(dtype=float) for side, _ in sides}
+    rates = {side: units[f"{side}_successes"].to_numpy(dtype=float) / trials[side] for side, _ in sides}
+    sums = {side: per_task_group(rates[side]) for side, _ in sides}
+    units_per_task = per_task_group(np.ones(len(units)))
+    means = []
+    for start in range(0, n_resamples, RESAMPLE_CHUNK):
+        copies = _task_copies(n_tasks, min(RESAMPLE_CHUNK, n_resamples - start), rng)
+        totals = np.zeros((len(copies), n_groups))
+        for side, sign in sides:
+            totals += sign * (copies @ sums[side])
+            mixed = np.flatnonzero((rates[side] > 0) & (rates[side] < 1))
+            if mixed.size:  # second stage: re-draw the samples of units whose samples disagree
+                unit_copies = copies[:, task[mixed]]
+                side_trials, side_rate = trials[side][mixed], rates[side][mixed]
+                redrawn = rng.binomial((unit_copies * side_trials).astype(np.int64), side_rate) / side_trials
+                membership = sparse.csr_matrix((np.ones(mixed.size), (np.arange(mixed.size), group[mixed])),
+                                               shape=(mixed.size, n_groups))
+                totals += sign * (membership.T @ (redrawn - unit_copies * side_rate).T).T
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means.append(totals / (copies @ units_per_task))
+    return np.vstack(means)
+
+
+def _task_copies(n_tasks: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Resamples × tasks: how often each task is drawn when ``n_tasks`` are drawn with replacement.
+
+    Counting uniform draws gives the multinomial counts ~2× faster than `Generator.multinomial`
+    with many tasks (25,000 tasks × 1,000 resamples: 0.65 s against 1.5 s).
+    """
+    drawn = rng.integers(0, n_tasks, size=(n_resamples, n_tasks)) + np.arange(n_resamples)[:, None] * n_tasks
+    return np.bincount(drawn.ravel(), minlength=n_resamples * n_tasks).reshape(n_resamples, n_tasks).astype(float)
 
 
 def estimate(value: float, low: float, high: float, n: float, **extra) -> dict:
@@ -272,6 +293,52 @@ def step_frame(items: Sequence[Outcome], rename: dict[str, str] | None = None) -
     return frame
 
 
+class ModelFrames:
+    """`outcome_frame`, `answer_frame` and `step_frame` of each model's outcomes, each built once.
+
+    Comparing six models is fifteen pairs, and each pair's measures read the same two models'
+    frames: built per model and joined per pair, a run of 25,000 tasks × 6 models is compared
+    in a fraction of the time.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(model):
+    ...     return Outcome(task_id="t", model=model, source="s", n_steps=1, skills=["add"], curve=[True],
+    ...                    isolated=[True], k=0, non_monotonic=False, n_errors=0)
+    >>> frames = ModelFrames([o("A"), o("B"), o("C")])
+    >>> frames.answers("A", "B")[["model", "variant", "level"]].to_dict(orient="records")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'model': 'A', 'variant': 'curve', 'level': 0}, {'model': 'A', 'variant': 'isolated', 'level': 1},
+     {'model': 'B', 'variant': 'curve', 'level': 0}, {'model': 'B', 'variant': 'isolated', 'level': 1}]
+    """
+
+    def __init__(self, items: Sequence[Outcome]):
+        self._items: dict[str, list[Outcome]] = {}
+        for o in items:
+            self._items.setdefault(o.model, []).append(o)
+        self._built: dict[tuple[Callable, str], pd.DataFrame] = {}
+
+    def items(self, *models: str) -> list[Outcome]:
+        """The outcomes of these models, model by model."""
+        return [o for model in models for o in self._items.get(model, [])]
+
+    def outcomes(self, *models: str) -> pd.DataFrame:
+        return self._joined(outcome_frame, models)
+
+    def answers(self, *models: str) -> pd.DataFrame:
+        return self._joined(answer_frame, models)
+
+    def steps(self, *models: str) -> pd.DataFrame:
+        return self._joined(step_frame, models)
+
+    def _joined(self, build: Callable[[Sequence[Outcome]], pd.DataFrame], models: Sequence[str]) -> pd.DataFrame:
+        for model in models:
+            if (build, model) not in self._built:
+                self._built[build, model] = build(self._items.get(model, []))
+        return pd.concat([self._built[build, model] for model in models], ignore_index=True)
+
+
 # ------------------------------------------------------------------------------------------ per level and k
 
 
@@ -327,10 +394,11 @@ def k_shares(items: Sequence[Outcome]) -> pd.DataFrame:
     frame = frame[frame["k"].notna()].astype({"k": int})
     if frame.empty:
         return pd.DataFrame(columns=["model", "k", "value", "low", "high", "n"])
-    per_task = pd.crosstab([frame["model"], frame["task_id"]], frame["k"], normalize="index")
-    successes = per_task.groupby(level="model").sum().stack().rename("successes").reset_index()
-    n = per_task.groupby(level="model").size()
-    successes["n"] = successes["model"].map(n)
+    # each task weighs 1, split over its samples; a k some other model reached counts 0 tasks here
+    weight = 1 / frame.groupby(["model", "task_id"])["k"].transform("size")
+    successes = (weight.groupby([frame["model"], frame["k"]]).sum().unstack("k", fill_value=0.0).stack()
+                 .rename("successes").reset_index())
+    successes["n"] = successes["model"].map(frame.groupby("model")["task_id"].nunique())
     return pd.concat([successes[["model", "k"]], share_estimates(successes["successes"], successes["n"])], axis=1)
 
 
@@ -351,8 +419,8 @@ def undetermined_counts(items: Sequence[Outcome]) -> dict[str, int]:
     >>> undetermined_counts([o(0), o(None, "error"), o(None, "undecided"), o(None)])
     {'error': 1, 'undecided': 1, 'not asked': 1, 'total': 3}
     """
-    reasons = outcome_frame(items)["undetermined"].value_counts()
-    counts = {reason: int(reasons.get(reason, 0)) for reason in ("error", "undecided", "not asked")}
+    reasons = Counter(o.undetermined_by or "not asked" for o in items if o.k is None)
+    counts = {reason: reasons[reason] for reason in ("error", "undecided", "not asked")}
     return {**counts, "total": sum(counts.values())}
 
 

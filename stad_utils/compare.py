@@ -19,8 +19,8 @@ from scipy.optimize import brentq
 from scipy.stats import norm, wilcoxon
 from statsmodels.stats.contingency_tables import mcnemar
 
-from .analysis import (answer_frame, difference_words, estimate, markdown_table, outcome_frame, paired_bootstrap,
-                       percent_text, points, policy_of, share_estimates, share_words, step_frame, task_rates)
+from .analysis import (ModelFrames, difference_words, estimate, markdown_table, paired_bootstrap, percent_text, points,
+                       policy_of, share_estimates, share_words, task_rates)
 from .claims import composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval
 from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, POWER, UNMAPPED
 from .escaping import markdown_text
@@ -95,7 +95,7 @@ def paired_test(differences: np.ndarray, single_sample: bool) -> tuple[str, floa
 
 
 def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
-                  seed: int = 0) -> pd.DataFrame:
+                  seed: int = 0, frames: ModelFrames | None = None) -> pd.DataFrame:
     """Per scaffold level, on tasks both models answered there: their success, A − B with its 95%
     interval, the paired test, and the minimal detectable difference.
 
@@ -119,7 +119,8 @@ def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_res
     """
     columns = ["level", "tasks", "a", "b", "difference", "low", "high", "interval", "a_better", "b_better", "tied",
                "test", "p_value", "minimal_detectable_difference", "population"]
-    answers = answer_frame([o for o in items if o.model in (model_a, model_b)])
+    frames = frames or ModelFrames(items)
+    answers = frames.answers(model_a, model_b)
     rates = task_rates(answers[answers["variant"] == "curve"], ["model", "level"])
     rates = rates[rates["trials"] > 0].set_index(["level", "task_id"])[["model", "successes", "trials"]]
     sides = [rates[rates["model"] == m].drop(columns="model").add_prefix(f"{side}_")
@@ -129,7 +130,7 @@ def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_res
         return pd.DataFrame(columns=columns)
     units["a"] = units["a_successes"] / units["a_trials"]
     units["b"] = units["b_successes"] / units["b_trials"]
-    later = PAIRED_LEVELS_ASKED[policy_of([o for o in items if o.model in (model_a, model_b)])]
+    later = PAIRED_LEVELS_ASKED[policy_of(frames.items(model_a, model_b))]
     rows = []
     for level, group in units.groupby("level"):
         differences = (group["a"] - group["b"]).to_numpy()
@@ -179,7 +180,8 @@ def paired_interval(units: pd.DataFrame, single_sample: bool, *, n_resamples: in
 
 
 def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *,
-                              min_support: int = MIN_SUPPORT, alpha: float = ALPHA) -> pd.DataFrame:
+                              min_support: int = MIN_SUPPORT, alpha: float = ALPHA,
+                              frames: ModelFrames | None = None) -> pd.DataFrame:
     """Per skill, isolated accuracy of A and B on the same isolated questions, paired and Holm-corrected.
 
     A unit is a step occurrence (task, step) both models answered alone; with repeated
@@ -201,7 +203,7 @@ def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: s
     [{'skill': 'sub', 'n': 20, 'difference': 0.8, 'differs': True}, {'skill': 'add', 'n': 20, 'difference': 0.0, 'differs': False}]
     """
     columns = ["skill", "n", "a", "b", "difference", "low", "high", "p_value", "p_adjusted", "differs"]
-    steps = step_frame([o for o in items if o.model in (model_a, model_b)])
+    steps = (frames or ModelFrames(items)).steps(model_a, model_b)
     steps = steps[steps["isolated"].notna() & (steps["skill"] != UNMAPPED)]
     rates = steps.pivot_table(index=["task_id", "step", "skill"], columns="model", values="isolated", aggfunc="mean")
     if rates.empty or not {model_a, model_b} <= set(rates.columns):
@@ -225,7 +227,7 @@ def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: s
 
 
 def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
-                           seed: int = 0) -> dict | None:
+                           seed: int = 0, frames: ModelFrames | None = None) -> dict | None:
     """Each model's composition gap (`claims.composition_gap`) and their paired difference A − B.
 
     The difference is over tasks where both have a gap (whole task and every step answered),
@@ -233,13 +235,14 @@ def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str,
     bootstrap from ``BOOTSTRAP_MIN_TASKS`` tasks on (none below), its test Wilcoxon's
     signed-rank test. ``None`` under policy ``on_failure``.
     """
-    gaps = {model: composition_gap([o for o in items if o.model == model]) for model in (model_a, model_b)}
+    frames = frames or ModelFrames(items)
+    gaps = {model: composition_gap(frames.items(model)) for model in (model_a, model_b)}
     if any(gap is None for gap in gaps.values()):
         return None
     per_task = {}
     for model in (model_a, model_b):
-        rows = [(o.task_id, float(o.curve[0]) - float(all(o.isolated))) for o in items
-                if o.model == model and o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated]
+        rows = [(o.task_id, float(o.curve[0]) - float(all(o.isolated))) for o in frames.items(model)
+                if o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated]
         per_task[model] = pd.DataFrame(rows, columns=["task_id", "gap"]).groupby("task_id")["gap"].mean()
     both = pd.concat(per_task, axis=1, join="inner")
     differences = (both[model_a] - both[model_b]).to_numpy() if len(both) else np.array([])
@@ -256,7 +259,8 @@ def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str,
                                    test="Wilcoxon signed-rank", p_value=p_value)}
 
 
-def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str) -> dict:
+def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, frames: ModelFrames | None = None
+                    ) -> dict:
     """Help needed (mean over determined samples per task) on tasks with a determined k for both models.
 
     Returns ``n`` (tasks), ``mean_difference`` (A − B, in steps), ``k_differs_on`` (tasks whose
@@ -271,7 +275,8 @@ def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str) -> dic
     >>> help_comparison([o("A", "t1", 0), o("B", "t1", -1), o("A", "t2", 1), o("B", "t2", 1)], "A", "B")["mean_difference"]
     -1.5
     """
-    rows = [(o.model, o.task_id, help_needed(o)) for o in items if o.model in (model_a, model_b) and o.k is not None]
+    frames = frames or ModelFrames(items)
+    rows = [(o.model, o.task_id, help_needed(o)) for o in frames.items(model_a, model_b) if o.k is not None]
     frame = pd.DataFrame(rows, columns=["model", "task_id", "help"])
     per_task = frame.pivot_table(index="task_id", columns="model", values="help", aggfunc="mean")
     if not {model_a, model_b} <= set(per_task.columns):
@@ -282,15 +287,16 @@ def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str) -> dic
             "wilcoxon_p": float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0}
 
 
-def profile_matrices(items: Sequence[Outcome], model_a: str, model_b: str,
-                     min_support: int = MIN_SUPPORT) -> tuple[list[str], dict[str, np.ndarray]]:
+def profile_matrices(items: Sequence[Outcome], model_a: str, model_b: str, min_support: int = MIN_SUPPORT, *,
+                     frames: ModelFrames | None = None) -> tuple[list[str], dict[str, np.ndarray]]:
     """Per-task bottleneck and at-risk counts of each model, on tasks where both needed help.
 
     Returns the profile skills (mapped, at risk at least ``min_support`` times for both models)
     and ``{"bottleneck_a", "at_risk_a", "bottleneck_b", "at_risk_b"}``, each tasks × skills.
     """
-    steps = step_frame([o for o in items if o.model in (model_a, model_b)])
-    needed_help = outcome_frame([o for o in items if o.model in (model_a, model_b) and o.k not in (None, 0)])
+    frames = frames or ModelFrames(items)
+    steps, outcomes = frames.steps(model_a, model_b), frames.outcomes(model_a, model_b)
+    needed_help = outcomes[outcomes["k"].notna() & (outcomes["k"] != 0)]
     both = needed_help.groupby("task_id")["model"].nunique() == 2
     steps = steps[steps["task_id"].isin(both[both].index) & (steps["skill"] != UNMAPPED)]
     sums = steps.pivot_table(index=["task_id", "skill"], columns="model", values=["bottleneck", "at_risk"],
@@ -335,7 +341,7 @@ def profile_permutation_test(matrices: dict[str, np.ndarray], n_permutations: in
 
 
 def profile_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
-                       seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
+                       seed: int = 0, min_support: int = MIN_SUPPORT, frames: ModelFrames | None = None) -> dict:
     """The bottleneck profiles of two models on tasks where both needed help, or why they are not compared.
 
     Returns ``n_tasks``, ``skills``, ``distance``, ``p_value`` and ``largest_difference`` (the
@@ -352,7 +358,7 @@ def profile_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, 
     """
     if all(skill == UNMAPPED for o in items for skill in o.skills):
         return {"refused": "no step has a mapped skill"}
-    skills, matrices = profile_matrices(items, model_a, model_b, min_support)
+    skills, matrices = profile_matrices(items, model_a, model_b, min_support, frames=frames)
     n_tasks = len(next(iter(matrices.values()))) if matrices else 0
     if not skills:
         return {"refused": f"no skill was at risk at least {min_support} times for both models on the {n_tasks} "
@@ -368,7 +374,8 @@ def profile_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, 
 
 
 def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
-                   n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
+                   n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT,
+                   frames: ModelFrames | None = None) -> dict:
     """Paired comparison of two models on the tasks both answered (keys as in ``comparison.json``).
 
     ``levels``: `paired_levels` rows; ``accuracy_original``: each model's success as asked on
@@ -391,18 +398,21 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     >>> result["statement"][:90]
     'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
-    levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed)
+    frames = frames or ModelFrames(items)
+    pair = frames.items(model_a, model_b)
+    levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed, frames=frames)
     result = {"models": [model_a, model_b], "min_support": min_support,
-              "simulated": sorted({o.model for o in items if o.simulated and o.model in (model_a, model_b)}),
-              "n_tasks": len({o.task_id for o in items if o.model == model_a} & {o.task_id for o in items
-                                                                                  if o.model == model_b}),
+              "simulated": sorted({o.model for o in pair if o.simulated}),
+              "n_tasks": len({o.task_id for o in frames.items(model_a)} & {o.task_id for o in frames.items(model_b)}),
               "levels": levels.replace({np.nan: None}).to_dict(orient="records"),
-              "help_needed": help_comparison(items, model_a, model_b),
-              "isolated_accuracy": skill_accuracy_comparison(items, model_a, model_b, min_support=min_support
+              "help_needed": help_comparison(items, model_a, model_b, frames=frames),
+              "isolated_accuracy": skill_accuracy_comparison(items, model_a, model_b, min_support=min_support,
+                                                             frames=frames
                                                              ).replace({np.nan: None}).to_dict(orient="records"),
-              "composition": composition_comparison(items, model_a, model_b, n_resamples=n_resamples, seed=seed),
+              "composition": composition_comparison(items, model_a, model_b, n_resamples=n_resamples, seed=seed,
+                                                    frames=frames),
               "profile": profile_comparison(items, model_a, model_b, n_permutations=n_permutations, seed=seed,
-                                            min_support=min_support)}
+                                            min_support=min_support, frames=frames)}
     if not levels.empty and levels["level"].iloc[0] == 0:
         first = levels.iloc[0]
         shares = share_estimates([first["a"] * first["tasks"], first["b"] * first["tasks"]], [first["tasks"]] * 2)
@@ -608,8 +618,9 @@ def compare_run(items: Sequence[Outcome], ladders: Sequence[Ladder], *, n_permut
     ``pair_gaps`` holds `pair_composition_gaps` records, or ``{"refused": reason}``.
     """
     models = sorted({o.model for o in items})
+    frames = ModelFrames(items)  # each model's frames serve every pair it is in
     comparisons = [compare_models(items, a, b, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed,
-                                  min_support=min_support) for a, b in itertools.combinations(models, 2)]
+                                  min_support=min_support, frames=frames) for a, b in itertools.combinations(models, 2)]
     policy = policy_of(items)
     pair_gaps = (pair_composition_gaps(items).to_dict(orient="records") if policy == "full"
                  else {"refused": PAIR_GAP_REFUSAL})

@@ -123,7 +123,8 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
     remove_partial_files(run_dir)  # left by an invocation killed while writing; none is running now (the lock)
     cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
     stage_params = {stage: notebook_parameters(stage, {**(params.get("stages", {}).get(stage) or {}),
-                                                       "run_dir": str(run_dir), "cache_path": str(cache_path)},
+                                                       "run_dir": str(run_dir), "cache_path": str(cache_path),
+                                                       "interactive": False},
                                                notebooks_dir)
                     for stage in chosen}  # a misspelt parameter stops the run before anything is computed
     report = check_loaded_params(params, params_path, notebooks_dir, stages=chosen)

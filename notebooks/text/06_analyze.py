@@ -60,6 +60,7 @@ run_dir: str = "../results/example"  # a run folder; "example" is the saved quic
 n_resamples: int = 1000  # bootstrap resamples for the intervals of differences
 min_support: int = 5  # fewest answered isolated questions for a skill to be tested, or tasks behind a quoted rate
 max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
+interactive: bool = True  # show the failure browser widget (the pipeline sets False: no frontend draws it)
 prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt": 2.5, "completion": 10}}
 
 # %%
@@ -114,4 +115,5 @@ usage_report(usage)  # model calls, cache hits, tokens and seconds per stage, ro
 # (an interactive widget; its state differs on every run)
 from stad_utils.browser import browser_widget
 
-browser_widget(run_dir)
+if interactive:
+    display(browser_widget(run_dir))

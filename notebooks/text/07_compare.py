@@ -49,6 +49,7 @@ n_permutations: int = 1000  # permutations for the bottleneck-profile test
 n_resamples: int = 1000  # bootstrap resamples for the paired differences
 min_support: int = 5  # fewest steps (or tasks) behind a skill's comparison, profile entry or heatmap cell
 max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
+interactive: bool = True  # show the failure browser widget (the pipeline sets False: no frontend draws it)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
@@ -93,4 +94,5 @@ disagreement_table([run_dir, *other_runs])
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
-browser_widget(run_dir, other_runs)
+if interactive:
+    display(browser_widget(run_dir, other_runs))
