@@ -23,6 +23,7 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -832,12 +833,12 @@ def weakness_profile(summary: dict) -> str:
 
 
 def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0,
-                  min_support: int = MIN_SUPPORT, verdicts: Sequence[Verdict] = (), ladders: Sequence[Ladder] = (),
-                  funnel: dict | None = None) -> dict:
+                  min_support: int = MIN_SUPPORT, truncation: pd.DataFrame | None = None,
+                  ladders: Sequence[Ladder] = (), funnel: dict | None = None) -> dict:
     """``summary.json`` of a run: per model, `summarize`, its `weakness_profile`, and (given the
-    run's ``verdicts``) the replies cut off by ``max_tokens`` per variant and level (`truncation_table`);
-    ``funnel`` (`task_funnel`) as given, else ``None``."""
-    truncation = truncation_table(verdicts)
+    run's ``truncation``: `truncation_table` or `run_truncation_table`) the replies cut off by
+    ``max_tokens`` per variant and level; ``funnel`` (`task_funnel`) as given, else ``None``."""
+    truncation = truncation_table([]) if truncation is None else truncation
     per_model = {}
     for model in sorted({o.model for o in items}):
         summary = summarize([o for o in items if o.model == model], n_resamples=n_resamples, seed=seed,
@@ -956,6 +957,19 @@ def truncation_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
                                                                              cut_off=("cut_off", "sum"))
     table["share"] = table["cut_off"] / table["replies"]
     return table[columns]
+
+
+def run_truncation_table(runs: RunPaths | Path | str | Sequence[Path | str]) -> pd.DataFrame:
+    """`truncation_table` of the runs' latest verdicts, counted by DuckDB in their Parquet copy.
+
+    No reply is read, and no verdict becomes a Python object: a million verdicts take a second.
+    """
+    from .columnar import query
+
+    runs = runs.root if isinstance(runs, RunPaths) else runs
+    return query("SELECT model, variant, level::BIGINT AS level, count(*) AS replies, "
+                 "count(*) FILTER (truncated) AS cut_off, cut_off / replies AS share FROM verdicts "
+                 "WHERE response IS NOT NULL GROUP BY model, variant, level ORDER BY model, variant, level", runs)
 
 
 def truncation_words(rows: list[dict], threshold: float = 0.1) -> str:

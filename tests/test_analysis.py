@@ -6,7 +6,7 @@ import pytest
 
 from stad_utils import Outcome, skill_table, success_by_level, summarize, weakness_profile, written_report
 from stad_utils.analysis import (accuracy_scaffolded, bottleneck_attribution, help_from_content, k_shares,
-                                 k_stability, summarize_run, usage_table)
+                                 k_stability, run_truncation_table, summarize_run, truncation_table, usage_table)
 from stad_utils.definitions import UNRESOLVED
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
@@ -140,7 +140,7 @@ def test_the_summary_reports_the_share_of_replies_cut_off_per_model_and_level():
     verdicts = [verdict("a", 0, True), verdict("a", 0, False), verdict("a", 1, False), verdict("b", 0, False)]
     outcomes = [Outcome(task_id="t", model=m, source="s", n_steps=2, skills=["x", "y"], curve=[False, False],
                         isolated=[False, False], k=-1, non_monotonic=False, n_errors=0) for m in ("a", "b")]
-    summary = summarize_run(outcomes, n_resamples=50, verdicts=verdicts)["models"]
+    summary = summarize_run(outcomes, n_resamples=50, truncation=truncation_table(verdicts))["models"]
     assert summary["a"]["truncated"] == [
         {"variant": "original", "level": 0, "replies": 2, "cut_off": 1, "share": 0.5},
         {"variant": "scaffold", "level": 1, "replies": 1, "cut_off": 0, "share": 0.0}]

@@ -11,7 +11,7 @@ import pytest
 from test_browser import GRANITE, QWEN, make_ladder, make_verdicts, write_run
 
 from stad_utils import Outcome, RecordError, RecordFile, RunPaths, Verdict, read_records
-from stad_utils.analysis import truncation_table
+from stad_utils.analysis import run_truncation_table, truncation_table
 from stad_utils.columnar import TEXT_COLUMNS, parquet_copy, query, reply_texts, verdict_facts
 from stad_utils.metrics import latest_verdicts
 
@@ -45,10 +45,11 @@ def test_verdict_facts_are_the_latest_verdicts_without_texts(run):
     assert (facts.replied == latest_frame([run]).response.notna()).all()
 
 
-def test_truncation_table_from_facts_equals_the_one_from_records(run):
+def test_truncation_table_from_facts_and_from_sql_equals_the_one_from_records(run):
     from_records = truncation_table(list(latest_verdicts(read_records(run.verdicts, Verdict.model_validate)).values()))
     from_facts = truncation_table(verdict_facts(run.root))
     pd.testing.assert_frame_equal(from_facts, from_records)
+    pd.testing.assert_frame_equal(run_truncation_table(run), from_records)  # counted in SQL, as 06 does
     assert from_facts["cut_off"].sum() == 1  # granite's truncated reply to t3
 
 

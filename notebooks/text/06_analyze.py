@@ -71,17 +71,16 @@ import json
 from IPython.display import Markdown, display
 
 from stad_utils import Ladder, Outcome, RunPaths, read_records, summarize_run, written_report
-from stad_utils.analysis import k_stability, run_funnel, usage_report, usage_table
-from stad_utils.columnar import verdict_facts
+from stad_utils.analysis import k_stability, run_funnel, run_truncation_table, usage_report, usage_table
 from stad_utils.examples import open_run
 from stad_utils.plots import analysis_figures
 from stad_utils.store import read_usage
 
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
 results = read_records(paths.outcomes, Outcome.model_validate)
-verdicts = verdict_facts(run_dir)  # the latest verdict of each question, without the reply texts
 ladders = read_records(paths.ladders, Ladder.model_validate, missing_ok=True)
-summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support, verdicts=verdicts,
+summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support,
+                        truncation=run_truncation_table(paths),  # replies cut off by max_tokens
                         ladders=[ladder for ladder in ladders if ladder.verified],
                         funnel=run_funnel(paths, ladders, results))
 usage = usage_table(read_usage(paths), prices)
