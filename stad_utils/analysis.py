@@ -23,6 +23,7 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -318,7 +319,7 @@ class ModelFrames:
         self._items: dict[str, list[Outcome]] = {}
         for o in items:
             self._items.setdefault(o.model, []).append(o)
-        self._built: dict[tuple[Callable, str], pd.DataFrame] = {}
+        self._computed: dict[tuple[Callable, str], object] = {}
 
     def items(self, *models: str) -> list[Outcome]:
         """The outcomes of these models, model by model."""
@@ -333,11 +334,14 @@ class ModelFrames:
     def steps(self, *models: str) -> pd.DataFrame:
         return self._joined(step_frame, models)
 
+    def of_model(self, function: Callable[[Sequence[Outcome]], Any], model: str) -> Any:
+        """``function`` of the model's outcomes, computed once per function and model (do not change it)."""
+        if (function, model) not in self._computed:
+            self._computed[function, model] = function(self._items.get(model, []))
+        return self._computed[function, model]
+
     def _joined(self, build: Callable[[Sequence[Outcome]], pd.DataFrame], models: Sequence[str]) -> pd.DataFrame:
-        for model in models:
-            if (build, model) not in self._built:
-                self._built[build, model] = build(self._items.get(model, []))
-        return pd.concat([self._built[build, model] for model in models], ignore_index=True)
+        return pd.concat([self.of_model(build, model) for model in models], ignore_index=True)
 
 
 # ------------------------------------------------------------------------------------------ per level and k

@@ -236,15 +236,11 @@ def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str,
     signed-rank test. ``None`` under policy ``on_failure``.
     """
     frames = frames or ModelFrames(items)
-    gaps = {model: composition_gap(frames.items(model)) for model in (model_a, model_b)}
+    gaps = {model: frames.of_model(composition_gap, model) for model in (model_a, model_b)}
     if any(gap is None for gap in gaps.values()):
         return None
-    per_task = {}
-    for model in (model_a, model_b):
-        rows = [(o.task_id, float(o.curve[0]) - float(all(o.isolated))) for o in frames.items(model)
-                if o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated]
-        per_task[model] = pd.DataFrame(rows, columns=["task_id", "gap"]).groupby("task_id")["gap"].mean()
-    both = pd.concat(per_task, axis=1, join="inner")
+    both = pd.concat({model: frames.of_model(task_composition_gaps, model) for model in (model_a, model_b)}, axis=1,
+                     join="inner")
     differences = (both[model_a] - both[model_b]).to_numpy() if len(both) else np.array([])
     if len(differences) >= BOOTSTRAP_MIN_TASKS:
         units = pd.DataFrame({"task_id": both.index, "group": 0, "a_successes": differences, "a_trials": 1})
@@ -257,6 +253,24 @@ def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str,
     return {**{model: {key: gaps[model][key] for key in ("value", "ci95", "n", "name")} for model in gaps},
             "difference": estimate(differences.mean() if len(differences) else math.nan, low, high, len(differences),
                                    test="Wilcoxon signed-rank", p_value=p_value)}
+
+
+def task_composition_gaps(items: Sequence[Outcome]) -> pd.Series:
+    """Per task with its whole and every step answered: whole − every step alone, averaged over samples.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> def o(task, whole, alone, sample=0):
+    ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["a", "b"], curve=[whole, True],
+    ...                    isolated=alone, k=0, non_monotonic=False, n_errors=0, sample=sample)
+    >>> task_composition_gaps([o("t1", False, [True, True]), o("t1", True, [True, True], 1), o("t2", True, [None, True])]
+    ...                       ).to_dict()
+    {'t1': -0.5}
+    """
+    rows = [(o.task_id, float(o.curve[0]) - float(all(o.isolated))) for o in items
+            if o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated]
+    return pd.DataFrame(rows, columns=["task_id", "gap"]).groupby("task_id")["gap"].mean()
 
 
 def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, frames: ModelFrames | None = None
