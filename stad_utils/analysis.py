@@ -609,11 +609,11 @@ def help_from_content(items: Sequence[Outcome], *, n_resamples: int = 1000, seed
     [{'level': 1, 'scaffold': 0.67, 'placebo': 0.33, 'estimate': 0.33, 'n': 3}]
     """
     columns = ["model", "level", "scaffold", "placebo", "estimate", "low", "high", "n"]
+    if not any(o.placebo for o in items):
+        return pd.DataFrame(columns=columns)
     answers = answer_frame(items)
     rates = task_rates(answers[answers["variant"].isin(["curve", "placebo"]) & (answers["level"] > 0)],
                        ["model", "variant", "level"])
-    if not (rates["variant"] == "placebo").any():
-        return pd.DataFrame(columns=columns)
     wide = rates.pivot_table(index=["model", "level", "task_id"], columns="variant",
                              values=["successes", "trials"]).dropna().reset_index()
     units = pd.DataFrame({"model": wide["model"], "level": wide["level"], "task_id": wide["task_id"],
