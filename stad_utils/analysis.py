@@ -366,10 +366,10 @@ def success_by_level(items: Sequence[Outcome], variant: str = "curve") -> pd.Dat
     [{'level': 0, 'value': 0.5, 'n': 2, 'unanswered': 1}, {'level': 1, 'value': 1.0, 'n': 2, 'unanswered': 1}]
     """
     columns = ["model", "level", "value", "low", "high", "n", "unanswered", "population"]
+    if not any(getattr(o, variant) for o in items):  # e.g. no placebo asked: skip every other answer's frame
+        return pd.DataFrame(columns=columns)
     answers = answer_frame(items)
     answers = answers[answers["variant"] == variant]
-    if answers.empty:
-        return pd.DataFrame(columns=columns)
     rates = task_rates(answers, ["model", "level"])
     table = rates.groupby(["model", "level"]).agg(successes=("rate", "sum"), n=("rate", "count"),
                                                   asked=("asked", "sum")).reset_index()
