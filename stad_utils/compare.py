@@ -397,7 +397,8 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     its test and minimal detectable difference; ``help_needed``: `help_comparison`;
     ``isolated_accuracy``: `skill_accuracy_comparison` records; ``composition``:
     `composition_comparison`; ``profile``: `profile_comparison` (descriptive);
-    ``statement``: `comparison_statement`.
+    ``statement``: `comparison_statement`. ``frames`` (`analysis.ModelFrames` of ``items``) lets
+    the comparisons of many pairs share each model's frames; the functions above take it too.
 
     Examples
     --------
