@@ -123,6 +123,23 @@ def test_compare_run_writes_every_pair_and_a_readable_table():
     assert report.count("### ") == 4 and report.count("| level j") == 3  # three pairs, then the validity checks
 
 
+def test_sharing_each_models_frames_across_pairs_changes_no_number():
+    """compare_run builds each model's frames once for all its pairs; each pair alone must say the same.
+
+    Three models with repeated samples, isolated failures and errors (None), so that every measure
+    (bootstrap and permutation included, same seed) has something to count.
+    """
+    rng = random.Random(3)
+    items = [outcome(m, f"t{i}", ["x", "y", "z"], [rng.choice([True, False, None]) for _ in range(3)],
+                     isolated=[rng.random() < 0.8 for _ in range(3)], sample=sample)
+             for i in range(40) for m in ("A", "B", "C") for sample in range(2)]
+    shared = compare_run(items, [], n_permutations=200, n_resamples=200, min_support=3)["comparisons"]
+    alone = [compare_models(items, a, b, n_permutations=200, n_resamples=200, min_support=3)
+             for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
+    assert shared == alone
+    assert all(c["composition"]["difference"]["ci95"][0] is not None for c in alone)  # the bootstrap ran
+
+
 @pytest.mark.parametrize("n_tasks", [0, 1])
 def test_too_few_tasks_still_give_a_sentence(n_tasks):
     items = [o for o in planted(2)[: 2 * n_tasks]]
