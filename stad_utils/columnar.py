@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -170,14 +171,25 @@ def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.
     ``verdicts`` also has the column ``judged``: the verdict's outcome, for files written before
     outcomes existed read from ``correct`` (`stad_utils.browser.verdict_outcome`).
     """
-    own = connection is None
-    connection = connection or connect()
-    try:
+    if connection is not None:
         _create_views(connection, runs)
         return connection.execute(sql, parameters or []).df()
+    with views(runs) as connection:
+        return connection.execute(sql, parameters or []).df()
+
+
+@contextmanager
+def views(runs: Path | str | Iterable[Path | str]) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection with the views ``verdicts`` and ``outcomes`` of the runs (see `query`), closed afterwards.
+
+    For several queries over the same runs, or rows fetched as Python tuples instead of a DataFrame.
+    """
+    connection = connect()
+    try:
+        _create_views(connection, runs)
+        yield connection
     finally:
-        if own:
-            connection.close()
+        connection.close()
 
 
 def _create_views(connection: duckdb.DuckDBPyConnection, runs: Path | str | Iterable[Path | str]) -> None:
@@ -228,13 +240,9 @@ def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]
     """The latest verdict of every key of the runs, without texts, in the order of the log."""
     selected = ", ".join("judged" if field == "outcome" else "response IS NOT NULL" if field == "replied" else field
                          for field in VerdictFacts._fields)
-    connection = connect()
-    try:
-        _create_views(connection, runs)
+    with views(runs) as connection:
         rows = connection.execute(f"SELECT {selected} FROM verdicts ORDER BY task_id, model, variant, level, sample")
         return [VerdictFacts._make(row) for row in rows.fetchall()]
-    finally:
-        connection.close()
 
 
 def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> pd.DataFrame:
