@@ -41,13 +41,11 @@ Filters (the same in the page and the widget; a model choice narrows k, stage an
 from __future__ import annotations
 
 import base64
-import gc
 import gzip
 import json
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -61,7 +59,7 @@ from . import columnar
 from .compare import possible_leakage
 from .names import short_names
 from .records import Ladder, StepSkill, Verdict
-from .store import RunPaths, read_records
+from .store import RunPaths, collector_paused, read_records
 
 FLAGS = {
     "non_monotonic": "non-monotonic curve",
@@ -162,23 +160,6 @@ The lists are in no order (ordered lists took DuckDB longer than sorting them in
 """
 
 _OUTCOMES = f"SELECT task_id, model, {', '.join(_Outcome._fields)} FROM outcomes ORDER BY sample"
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the block.
-
-    Reading a run makes millions of objects that all live on (ladders, facets, entries), and the
-    collector scans them again and again as they grow: on 25,000 tasks × 6 models it took almost
-    40% of the time of reading them. Cyclic garbage made meanwhile is collected once it resumes.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _run_list(run_dirs: RunDirs) -> list[Path]:
@@ -416,7 +397,7 @@ class BrowserRecords:
             cls._last = (stamp, cls(runs))
         return cls._last[1]
 
-    @_collector_paused()
+    @collector_paused()
     def __init__(self, run_dirs: RunDirs):
         self.runs = _run_list(run_dirs)
         self.records = _read_runs(self.runs)
@@ -431,9 +412,7 @@ class BrowserRecords:
 
     def texts(self, task_ids: Iterable[str]) -> dict[str, list[Verdict]]:
         """The latest verdicts of these tasks with their texts, by task."""
-        rows = columnar.reply_texts(self.runs, task_ids)
-        rows = rows[list(Verdict.model_fields)].astype(object).where(rows.notna(), None)
-        return _by_task(Verdict.model_validate(row) for row in rows.to_dict(orient="records"))
+        return _by_task(Verdict.model_validate(row) for row in columnar.reply_records(self.runs, task_ids))
 
     def detail_html(self, task_id: str) -> Markup:
         """One task's drill-down with every reply, read now; `KeyError` for a task that was not evaluated."""
@@ -450,7 +429,7 @@ class BrowserRecords:
             self._data[max_details, seed] = self._gather(max_details, seed)
         return self._data[max_details, seed]
 
-    @_collector_paused()
+    @collector_paused()
     def _gather(self, max_details: int | None, seed: int) -> dict:
         tasks = [_task_entry(ladder, self.records, task_id in self.leaking) for task_id, ladder in self.ladders.items()]
         carried = carried_tasks(tasks, max_details, seed)
@@ -554,7 +533,7 @@ def _encode(value: object) -> str:
     return base64.b64encode(compressed).decode("ascii")
 
 
-@_collector_paused()
+@collector_paused()
 def _page_blobs(data: dict, viewer: bool = False) -> dict[str, str]:
     """The page's data: ``tasks``, what the table shows and filters on, and ``details``, the drill-downs
     of the tasks that carry their replies (``null`` for the others; none when a viewer serves them).
@@ -594,7 +573,7 @@ def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
     return path
 
 
-@_collector_paused()
+@collector_paused()
 def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     """The tasks on which the models disagree: one row per task and sample, for ``07_compare``.
 

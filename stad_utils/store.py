@@ -7,10 +7,12 @@ resumes with the ids it does not have yet.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -50,6 +52,24 @@ def parse_jsonl_line(path: Path | str, number: int, raw: bytes) -> dict | None:
     if not isinstance(obj, dict):
         raise RecordError(path, number, None, f"expected a JSON object, got {type(obj).__name__}")
     return obj
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block (or the function it decorates).
+
+    Reading a large run makes millions of objects that all live on (the failure browser's ladders
+    and facets, a report's outcomes), and the collector scans them again and again as they grow:
+    on 25,000 tasks × 6 models it took almost 40% of the time of reading them, and once they are
+    read, each full collection rescans them all. Cyclic garbage made meanwhile is collected once it resumes.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_records(
