@@ -114,9 +114,11 @@ class _Judged(NamedTuple):
 
 @dataclass
 class _TaskFacets:
-    """What the browser shows and filters on for one evaluated task, apart from its ladder."""
+    """What the records say of one evaluated task, apart from its ladder."""
 
-    models: dict[str, dict]  # by model, in name order: `_model_entry` (without the task's own flags)
+    models: list[str]  # the models with a verdict or an outcome on it, in name order
+    judged: dict[str, _Judged]  # by model (one without verdicts is left out)
+    outcomes: dict[str, list[_Outcome]]  # by model, in the order of their samples
     differing: list[tuple[str, int, int, dict[str, str]]]  # see `_DIFFERING`
     n_samples: int
     k_differs: bool  # two models have different determined k on the same sample
@@ -190,7 +192,8 @@ def _read_runs(runs: Sequence[Path]) -> _RunRecords:
             outcomes[task_id][model].append(_Outcome._make(fields))
         for task_id, variant, level, sample, models, verdicts in connection.execute(_DIFFERING).fetchall():
             differing[task_id].append((variant, level, sample, dict(sorted(zip(models, verdicts)))))
-    facets = {task_id: _task_facets(judged.get(task_id, {}), outcomes.get(task_id, {}), differing.get(task_id, []))
+    facets = {task_id: _task_facets(judged.get(task_id, {}), dict(outcomes.get(task_id, {})),
+                                    differing.get(task_id, []))
               for task_id in judged.keys() | outcomes.keys()}
     return _RunRecords(list(ladders.values()), skills, facets)
 
@@ -199,10 +202,9 @@ def _task_facets(judged: dict[str, _Judged], outcomes: dict[str, list[_Outcome]]
                  differing: list[tuple[str, int, int, dict[str, str]]]) -> _TaskFacets:
     """A task's facets from its models' verdict summaries and outcomes (in the order of their samples)."""
     samples = [entry.last_sample for entry in judged.values()] + [o.sample for mine in outcomes.values() for o in mine]
-    return _TaskFacets(
-        models={model: _model_entry(outcomes.get(model, []), judged.get(model)) for model in sorted(judged | outcomes)},
-        differing=differing, n_samples=1 + max(samples, default=0),
-        k_differs=_k_differs(outcome for mine in outcomes.values() for outcome in mine))
+    return _TaskFacets(sorted(judged.keys() | outcomes.keys()), judged, outcomes, differing,
+                       n_samples=1 + max(samples, default=0),
+                       k_differs=_k_differs(outcome for mine in outcomes.values() for outcome in mine))
 
 
 def _by_task(records: Iterable) -> dict[str, list]:
@@ -287,19 +289,20 @@ def _k_differs(outcomes: Iterable[_Outcome]) -> bool:
     return any(len(ks) > 1 for ks in by_sample.values())
 
 
-def _flags(outcomes: Sequence[_Outcome], judged: _Judged | None) -> list[str]:
-    """The `FLAGS` that one model's outcomes and verdicts on a task raise (`_task_entry` adds the task's own)."""
+def _flags(outcomes: Sequence[_Outcome], judged: _Judged | None, leaking: bool) -> list[str]:
+    """The `FLAGS` that one model's outcomes and verdicts on a task raise, and the task's own (``leaking``)."""
     raised = {
         "non_monotonic": any(o.non_monotonic for o in outcomes),
         "step_failed_alone": any(o.k == 0 and False in o.isolated for o in outcomes),
         "undecided": judged is not None and judged.undecided,
         "error": judged is not None and judged.error,
         "truncated": judged is not None and judged.truncated,
+        "possible_leakage": leaking,
     }
-    return [flag for flag in FLAGS if raised.get(flag)]
+    return [flag for flag in FLAGS if raised[flag]]
 
 
-def _model_entry(outcomes: Sequence[_Outcome], judged: _Judged | None) -> dict:
+def _model_entry(outcomes: Sequence[_Outcome], judged: _Judged | None, leaking: bool) -> dict:
     """One model on one task: k, curve and isolated steps per sample, judge stages and flags.
 
     ``outcomes`` in the order of their samples; ``judged``: ``None`` for a model without verdicts.
@@ -309,7 +312,7 @@ def _model_entry(outcomes: Sequence[_Outcome], judged: _Judged | None) -> dict:
                      "placebo": o.placebo} for o in outcomes],
         "k": [k_label(o.k) for o in outcomes],
         "stages": [] if judged is None else sorted(judged.stages, key=_stage_order),
-        "flags": _flags(outcomes, judged),
+        "flags": _flags(outcomes, judged, leaking),
     }
 
 
@@ -332,11 +335,11 @@ def _task_entry(ladder: Ladder, records: _RunRecords, leaking: bool, texts: Sequ
 
     The variants and the replies (``variants``) are in it only when the task's verdicts are given
     with their texts as ``texts`` (``detailed`` then is true). ``leaking``: `possible_leakage`,
-    a flag of every model. The model entries are shared by every entry of the task: do not change them.
+    a flag of every model.
     """
     facets = records.facets[ladder.task_id]
-    per_model = facets.models if not leaking else {
-        model: {**entry, "flags": [*entry["flags"], "possible_leakage"]} for model, entry in facets.models.items()}
+    per_model = {model: _model_entry(facets.outcomes.get(model, []), facets.judged.get(model), leaking)
+                 for model in facets.models}
     steps = [{"number": i, "description": step.description, "answer": step.answer,
               "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped"),
               "bottleneck_of": [model for model, entry in per_model.items() if str(i) in entry["k"]]}
@@ -582,12 +585,11 @@ def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     wrong``). A row is listed when the models' k differ or a decided verdict differs (see the
     module's docstring).
     """
-    data = browser_data(run_dirs, max_details=0)
-    rows = [_disagreement_row(task, sample, data["models"]) for task in data["tasks"] if task["disagree"]
-            for sample in range(task["n_samples"])]
-    columns = ["task_id", "source", "sample", *(f"k {model}" for model in data["models"]), "verdicts that differ"]
-    table = pd.DataFrame([row for row in rows if row], columns=columns)
-    return table.astype({f"k {model}": "Int64" for model in data["models"]})
+    records = BrowserRecords.of(run_dirs)
+    rows = [row for task_id, ladder in records.ladders.items()
+            for row in _disagreement_rows(ladder, records.records.facets[task_id], records.models)]
+    columns = ["task_id", "source", "sample", *(f"k {model}" for model in records.models), "verdicts that differ"]
+    return pd.DataFrame(rows, columns=columns).astype({f"k {model}": "Int64" for model in records.models})
 
 
 def disagreement_table(run_dirs: RunDirs):
@@ -598,21 +600,30 @@ def disagreement_table(run_dirs: RunDirs):
     return Markdown("None: the models agree on every task (same k, same decided verdicts).") if table.empty else table
 
 
-def _determined_k(task: dict, model: str, sample: int) -> int | None:
-    samples = task["models"].get(model, {}).get("samples", [])
-    return next((int(s["k"]) for s in samples if s["sample"] == sample and s["k"] != UNDETERMINED), None)
+def _determined_k(outcomes: Sequence[_Outcome], sample: int) -> int | None:
+    return next((o.k for o in outcomes if o.sample == sample and o.k is not None), None)
 
 
-def _disagreement_row(task: dict, sample: int, models: Sequence[str]) -> dict | None:
-    """A task's row for one sample, or ``None`` when the models agree on that sample."""
-    ks = {model: _determined_k(task, model, sample) for model in models}
-    differing = [d for d in task["differs"] if d["sample"] == sample]
-    if len({k for k in ks.values() if k is not None}) < 2 and not differing:
-        return None
-    described = "; ".join(f"{d['variant']}: " + ", ".join(f"{model} {outcome}" for model, outcome in d["verdicts"].items())
-                          for d in differing)
-    return {"task_id": task["id"], "source": task["source"], "sample": sample,
-            **{f"k {model}": k for model, k in ks.items()}, "verdicts that differ": described}
+def _disagreement_rows(ladder: Ladder, facets: _TaskFacets, models: Sequence[str]) -> list[dict]:
+    """A task's rows of `disagreements`, one per sample on which the models disagree.
+
+    Read from the task's facets, without the rest of its browser entry (`_task_entry`).
+    """
+    differs = _differing_verdicts(ladder, facets.differing)
+    if not differs and not facets.k_differs:
+        return []
+    rows = []
+    for sample in range(facets.n_samples):
+        ks = {model: _determined_k(facets.outcomes.get(model, []), sample) for model in models}
+        differing = [d for d in differs if d["sample"] == sample]
+        if len({k for k in ks.values() if k is not None}) < 2 and not differing:
+            continue
+        described = "; ".join(f"{d['variant']}: " + ", ".join(f"{model} {outcome}"
+                                                             for model, outcome in d["verdicts"].items())
+                              for d in differing)
+        rows.append({"task_id": ladder.task_id, "source": ladder.task.source, "sample": sample,
+                     **{f"k {model}": k for model, k in ks.items()}, "verdicts that differ": described})
+    return rows
 
 
 class FailureBrowser(widgets.VBox):
