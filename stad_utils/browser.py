@@ -103,7 +103,7 @@ class _Outcome(NamedTuple):
 
 
 class _Judged(NamedTuple):
-    """What one model's verdicts on one task say (`_JUDGED`): the browser does not hold the verdicts themselves."""
+    """What one model's verdicts on one task say (`_JUDGED`), in place of the verdicts themselves."""
 
     stages: list[str]
     undecided: bool
@@ -128,10 +128,10 @@ class _TaskFacets:
 class _RunRecords:
     """The records of one or more run folders as the browser needs them, the latest record of each key winning.
 
-    The verdicts and outcomes are not held, only their facets per task (`_TaskFacets`, grouped
-    by DuckDB from their Parquet copies, `stad_utils.columnar`): a million verdicts as Python
-    objects took longer to build than everything else the browser does. The verdicts' texts are
-    read per task, on demand (`BrowserRecords.texts`).
+    The verdicts are not held, only what the browser shows and filters on, per task (`_TaskFacets`,
+    grouped by DuckDB from the Parquet copies of the logs, `stad_utils.columnar`): a million
+    verdicts as Python objects took longer to build than everything else the browser does. Their
+    texts are read per task, on demand (`BrowserRecords.texts`).
     """
 
     ladders: list[Ladder]
@@ -144,13 +144,11 @@ _FACTS = """
     SELECT task_id, model, variant, level, sample, judged, decided_by, truncated FROM verdicts"""
 """The latest verdicts without their texts, chosen once for the queries that follow (`columnar.query`)."""
 
-_JUDGED = f"""
-    SELECT task_id, model, {', '.join(_Judged._fields)} FROM (
-        SELECT task_id, model, list(DISTINCT decided_by) AS stages, bool_or(judged = 'undecided') AS undecided,
-               bool_or(judged = 'error') AS error, coalesce(bool_or(truncated), false) AS truncated,
-               max(sample) AS last_sample
-        FROM facts GROUP BY task_id, model)"""
-"""Per task and model: its verdicts' judge stages, whether one is undecided, an error or truncated, the last sample."""
+_JUDGED = """
+    SELECT task_id, model, list(DISTINCT decided_by), bool_or(judged = 'undecided'), bool_or(judged = 'error'),
+           coalesce(bool_or(truncated), false), max(sample)
+    FROM facts GROUP BY task_id, model"""
+"""Per task and model, the fields of `_Judged`: judge stages, an undecided, error or truncated verdict, last sample."""
 
 _DIFFERING = """
     SELECT task_id, variant, level, sample, list(model), list(judged)
