@@ -13,18 +13,14 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from browser_cases import write_cases
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from browser_cases import write_cases  # noqa: E402
-
-from stad_utils.browser import BrowserRecords, disagreements  # noqa: E402
-from stad_utils.examples import SAVED_RUN  # noqa: E402
+from stad_utils.browser import BrowserRecords, disagreements
+from stad_utils.examples import SAVED_RUN
 
 GOLDEN = Path(__file__).resolve().parent / "fixtures" / "browser_golden.json.gz"
 
