@@ -94,3 +94,11 @@ def test_the_collector_is_paused_in_the_block_and_its_garbage_collected_afterwar
         assert not gc.isenabled()  # a collector paused by the caller stays paused
     finally:
         gc.enable()
+    gc.freeze()  # as a forking server does before it forks
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            Node()
+        assert gc.get_freeze_count() == frozen  # what someone else froze stays frozen
+    finally:
+        gc.unfreeze()
