@@ -48,6 +48,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import ipywidgets as widgets
 import jinja2
@@ -57,8 +58,8 @@ from markupsafe import Markup
 from . import columnar
 from .compare import possible_leakage
 from .names import short_names
-from .records import Ladder, Outcome, StepSkill, Verdict
-from .store import RunPaths, read_records
+from .records import Ladder, StepSkill, Verdict
+from .store import RunPaths, collector_paused, read_records
 
 FLAGS = {
     "non_monotonic": "non-monotonic curve",
@@ -90,14 +91,75 @@ REPORT_DETAILS = 1000
 """How many tasks' drill-downs report.html carries at most (about 20 KB each for 6 models)."""
 
 
+class _Outcome(NamedTuple):
+    """The fields of an `Outcome` the browser shows and filters on."""
+
+    sample: int
+    k: int | None
+    curve: list[bool | None]
+    isolated: list[bool | None]
+    placebo: list[bool | None]
+    non_monotonic: bool
+
+
+class _Judged(NamedTuple):
+    """What one model's verdicts on one task say (`_JUDGED`), in place of the verdicts themselves."""
+
+    stages: list[str]
+    undecided: bool
+    error: bool
+    truncated: bool
+    last_sample: int
+
+
+@dataclass
+class _TaskFacets:
+    """What the records say of one evaluated task, apart from its ladder."""
+
+    models: list[str]  # the models with a verdict or an outcome on it, in name order
+    judged: dict[str, _Judged]  # by model (one without verdicts is left out)
+    outcomes: dict[str, list[_Outcome]]  # by model, in the order of their samples
+    differing: list[tuple[str, int, int, dict[str, str]]]  # see `_DIFFERING`
+    n_samples: int
+    k_differs: bool  # two models have different determined k on the same sample
+
+
 @dataclass
 class _RunRecords:
-    """The records of one or more run folders, the latest record of each key winning."""
+    """The records of one or more run folders as the browser needs them, the latest record of each key winning.
+
+    The verdicts are not held, only what the browser shows and filters on, per task (`_TaskFacets`,
+    grouped by DuckDB from the Parquet copies of the logs, `stad_utils.columnar`): a million
+    verdicts as Python objects took longer to build than everything else the browser does. Their
+    texts are read per task, on demand (`BrowserRecords.texts`).
+    """
 
     ladders: list[Ladder]
     skills: dict[tuple[str, int], str]
-    verdicts: dict[str, list[columnar.VerdictFacts]]  # by task, without texts
-    outcomes: dict[str, list[Outcome]]  # by task
+    facets: dict[str, _TaskFacets]  # by task: the tasks with a verdict or an outcome
+
+
+_FACTS = """
+    CREATE TEMP TABLE facts AS
+    SELECT task_id, model, variant, level, sample, judged, decided_by, truncated FROM verdicts"""
+"""The latest verdicts without their texts, chosen once for the queries that follow (`columnar.query`)."""
+
+_JUDGED = """
+    SELECT task_id, model, list(DISTINCT decided_by), bool_or(judged = 'undecided'), bool_or(judged = 'error'),
+           coalesce(bool_or(truncated), false), max(sample)
+    FROM facts GROUP BY task_id, model"""
+"""Per task and model, the fields of `_Judged`: judge stages, an undecided, error or truncated verdict, last sample."""
+
+_DIFFERING = """
+    SELECT task_id, variant, level, sample, list(model), list(judged)
+    FROM facts WHERE judged IN ('correct', 'wrong', 'no_answer')
+    GROUP BY task_id, variant, level, sample HAVING min(judged = 'correct') <> max(judged = 'correct')"""
+"""The questions (task, variant, level, sample) on which the models' decided verdicts differ, each model's verdict.
+
+The lists are in no order (ordered lists took DuckDB longer than sorting them in Python).
+"""
+
+_OUTCOMES = f"SELECT task_id, model, {', '.join(_Outcome._fields)} FROM outcomes ORDER BY sample"
 
 
 def _run_list(run_dirs: RunDirs) -> list[Path]:
@@ -108,21 +170,39 @@ def _read_runs(runs: Sequence[Path]) -> _RunRecords:
     """Read every run folder; a task's ladder comes from the first run that has it.
 
     Verdicts are append-only: the last one per (task, model, variant, level, sample) wins,
-    runs read in the order given; they are read without their texts (`columnar.verdict_facts`).
-    Outcomes: the last per (task, model, sample).
+    runs read in the order given (`columnar.query`). Outcomes: the last per (task, model, sample).
     """
     ladders: dict[str, Ladder] = {}
     skills: dict[tuple[str, int], str] = {}
-    outcomes: dict[tuple, Outcome] = {}
     for run in map(RunPaths, runs):
         for ladder in read_records(run.ladders, Ladder.model_validate, missing_ok=True):
             ladders.setdefault(ladder.task_id, ladder)
         skills.update({(s.task_id, s.step): s.skill
                        for s in read_records(run.skills, StepSkill.model_validate, missing_ok=True)})
-        outcomes.update({(o.task_id, o.model, o.sample): o
-                         for o in read_records(run.outcomes, Outcome.model_validate, missing_ok=True)})
-    return _RunRecords(list(ladders.values()), skills, _by_task(columnar.verdict_facts(runs)),
-                       _by_task(outcomes.values()))
+    judged: dict[str, dict[str, _Judged]] = defaultdict(dict)
+    outcomes: dict[str, dict[str, list[_Outcome]]] = defaultdict(lambda: defaultdict(list))
+    differing: dict[str, list] = defaultdict(list)
+    with columnar.views(runs) as connection:
+        connection.execute(_FACTS)
+        for task_id, model, *fields in connection.execute(_JUDGED).fetchall():
+            judged[task_id][model] = _Judged._make(fields)
+        for task_id, model, *fields in connection.execute(_OUTCOMES).fetchall():
+            outcomes[task_id][model].append(_Outcome._make(fields))
+        for task_id, variant, level, sample, models, verdicts in connection.execute(_DIFFERING).fetchall():
+            differing[task_id].append((variant, level, sample, dict(sorted(zip(models, verdicts)))))
+    facets = {task_id: _task_facets(judged.get(task_id, {}), dict(outcomes.get(task_id, {})),
+                                    differing.get(task_id, []))
+              for task_id in judged.keys() | outcomes.keys()}
+    return _RunRecords(list(ladders.values()), skills, facets)
+
+
+def _task_facets(judged: dict[str, _Judged], outcomes: dict[str, list[_Outcome]],
+                 differing: list[tuple[str, int, int, dict[str, str]]]) -> _TaskFacets:
+    """A task's facets from its models' verdict summaries and outcomes (in the order of their samples)."""
+    samples = [entry.last_sample for entry in judged.values()] + [o.sample for mine in outcomes.values() for o in mine]
+    return _TaskFacets(sorted(judged.keys() | outcomes.keys()), judged, outcomes, differing,
+                       n_samples=1 + max(samples, default=0),
+                       k_differs=_k_differs(outcome for mine in outcomes.values() for outcome in mine))
 
 
 def _by_task(records: Iterable) -> dict[str, list]:
@@ -185,22 +265,20 @@ def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: S
             "reference": reference, "replies": dict(replies)}
 
 
-def _differing_verdicts(ladder: Ladder, by_question: dict[tuple[str, int], list]) -> list[dict]:
-    """The questions (variant and sample) on which the models' decided verdicts differ, in reading order."""
-    differing = []
-    for kind, level, _, _ in _variants(ladder):
-        by_sample: dict[int, dict[str, str]] = defaultdict(dict)
-        for verdict in sorted(by_question.get((kind, level), []), key=lambda v: (v.model, v.sample)):
-            outcome = verdict_outcome(verdict)
-            if outcome in ("correct", "wrong", "no_answer"):
-                by_sample[verdict.sample][verdict.model] = outcome
-        differing += [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
-                      for sample, verdicts in sorted(by_sample.items())
-                      if len({outcome == "correct" for outcome in verdicts.values()}) > 1]
-    return differing
+def _differing_verdicts(ladder: Ladder, questions: Sequence[tuple[str, int, int, dict[str, str]]]) -> list[dict]:
+    """The questions (variant and sample) on which the models' decided verdicts differ, in reading order.
+
+    ``questions``: the task's `_RunRecords.differing`; a question the ladder does not have is left out.
+    """
+    if not questions:
+        return []
+    order = {(kind, level): position for position, (kind, level, _, _) in enumerate(_variants(ladder))}
+    return [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
+            for kind, level, sample, verdicts in sorted((q for q in questions if (q[0], q[1]) in order),
+                                                        key=lambda q: (order[q[0], q[1]], q[2]))]
 
 
-def _k_differs(outcomes: Sequence[Outcome]) -> bool:
+def _k_differs(outcomes: Iterable[_Outcome]) -> bool:
     """True if two models have different determined k on the same sample."""
     by_sample: dict[int, set[int]] = defaultdict(set)
     for outcome in outcomes:
@@ -209,28 +287,30 @@ def _k_differs(outcomes: Sequence[Outcome]) -> bool:
     return any(len(ks) > 1 for ks in by_sample.values())
 
 
-def _flags(outcomes: Sequence[Outcome], verdicts: Sequence[Verdict]) -> list[str]:
-    """The `FLAGS` that one model's outcomes and verdicts on a task raise."""
-    judged = [verdict_outcome(v) for v in verdicts]
+def _flags(outcomes: Sequence[_Outcome], judged: _Judged | None, leaking: bool) -> list[str]:
+    """The `FLAGS` that one model's outcomes and verdicts on a task raise, and the task's own (``leaking``)."""
     raised = {
         "non_monotonic": any(o.non_monotonic for o in outcomes),
         "step_failed_alone": any(o.k == 0 and False in o.isolated for o in outcomes),
-        "undecided": "undecided" in judged,
-        "error": "error" in judged,
-        "truncated": any(v.truncated for v in verdicts),
+        "undecided": judged is not None and judged.undecided,
+        "error": judged is not None and judged.error,
+        "truncated": judged is not None and judged.truncated,
+        "possible_leakage": leaking,
     }
-    return [flag for flag in FLAGS if raised.get(flag)]  # the task's own flags are added by _task_entry
+    return [flag for flag in FLAGS if raised[flag]]
 
 
-def _model_entry(outcomes: Sequence[Outcome], verdicts: Sequence[Verdict]) -> dict:
-    """One model on one task: k, curve and isolated steps per sample, judge stages and flags."""
-    outcomes = sorted(outcomes, key=lambda o: o.sample)
+def _model_entry(outcomes: Sequence[_Outcome], judged: _Judged | None, leaking: bool) -> dict:
+    """One model on one task: k, curve and isolated steps per sample, judge stages and flags.
+
+    ``outcomes`` in the order of their samples; ``judged``: ``None`` for a model without verdicts.
+    """
     return {
         "samples": [{"sample": o.sample, "k": k_label(o.k), "curve": o.curve, "isolated": o.isolated,
                      "placebo": o.placebo} for o in outcomes],
         "k": [k_label(o.k) for o in outcomes],
-        "stages": sorted({v.decided_by for v in verdicts}, key=_stage_order),
-        "flags": _flags(outcomes, verdicts),
+        "stages": [] if judged is None else sorted(judged.stages, key=_stage_order),
+        "flags": _flags(outcomes, judged, leaking),
     }
 
 
@@ -238,44 +318,50 @@ def _stage_order(stage: str) -> tuple[int, str]:
     return (JUDGE_STAGES.index(stage) if stage in JUDGE_STAGES else len(JUDGE_STAGES), stage)
 
 
-def _task_entry(ladder: Ladder, records: _RunRecords, models: Sequence[str],
-                texts: Sequence[Verdict] | None = None) -> dict:
-    """Everything the browser shows and filters on for one task (JSON-ready).
+def _possible_leakage(ladder: Ladder) -> bool:
+    """`stad_utils.compare.possible_leakage`, asked only of a ladder with a variant that holds the answer's text.
+
+    A variant can state the answer only if it holds it as a substring: this test spares 25,000
+    ladders 1.2 s of regular expressions, most of them not leaking.
+    """
+    answer = ladder.task.answer
+    return any(answer in text for text in (*ladder.scaffolds, *ladder.isolated)) and possible_leakage(ladder)
+
+
+def _task_entry(ladder: Ladder, records: _RunRecords, leaking: bool, texts: Sequence[Verdict] | None = None) -> dict:
+    """Everything the browser shows and filters on for one evaluated task (JSON-ready).
 
     The variants and the replies (``variants``) are in it only when the task's verdicts are given
-    with their texts as ``texts`` (``detailed`` then is true); the facets come from either.
+    with their texts as ``texts`` (``detailed`` then is true). ``leaking``: `possible_leakage`,
+    a flag of every model.
     """
-    verdicts, outcomes = records.verdicts.get(ladder.task_id, []), records.outcomes.get(ladder.task_id, [])
-    if texts is not None:
-        verdicts = texts
-    by_question, by_model = defaultdict(list), defaultdict(list)
-    for verdict in verdicts:
-        by_question[verdict.variant, verdict.level].append(verdict)
-        by_model[verdict.model].append(verdict)
-    per_model = {model: _model_entry([o for o in outcomes if o.model == model], by_model.get(model, []))
-                 for model in models if model in by_model or any(o.model == model for o in outcomes)}
+    facets = records.facets[ladder.task_id]
+    per_model = {model: _model_entry(facets.outcomes.get(model, []), facets.judged.get(model), leaking)
+                 for model in facets.models}
     steps = [{"number": i, "description": step.description, "answer": step.answer,
               "skill": records.skills.get((ladder.task_id, i), step.skill or "unmapped"),
               "bottleneck_of": [model for model, entry in per_model.items() if str(i) in entry["k"]]}
              for i, step in enumerate(ladder.steps, start=1)]
-    differs = _differing_verdicts(ladder, by_question)
-    if possible_leakage(ladder):
-        for entry in per_model.values():
-            entry["flags"].append("possible_leakage")
-    variants = {} if texts is None else {"variants": [
-        _variant_entry(kind, level, text, reference, by_question.get((kind, level), []))
-        for kind, level, text, reference in _variants(ladder)]}
+    differs = _differing_verdicts(ladder, facets.differing)
     return {
         "id": ladder.task_id, "source": ladder.task.source, "question": ladder.task.question,
-        "answer": ladder.task.answer, "n_steps": ladder.n_steps,
-        "n_samples": 1 + max((r.sample for r in [*verdicts, *outcomes]), default=0),
+        "answer": ladder.task.answer, "n_steps": ladder.n_steps, "n_samples": facets.n_samples,
         "steps": steps, "skills": list(dict.fromkeys(step["skill"] for step in steps)),
-        **variants, "models": per_model,
+        **({} if texts is None else {"variants": _variant_entries(ladder, texts)}), "models": per_model,
         "k": {model: entry["k"] for model, entry in per_model.items()},
         "stages": {model: entry["stages"] for model, entry in per_model.items()},
         "flags": {model: entry["flags"] for model, entry in per_model.items()},
-        "differs": differs, "disagree": bool(differs) or _k_differs(outcomes), "detailed": texts is not None,
+        "differs": differs, "disagree": bool(differs) or facets.k_differs, "detailed": texts is not None,
     }
+
+
+def _variant_entries(ladder: Ladder, texts: Sequence[Verdict]) -> list[dict]:
+    """Every variant of the ladder with each model's replies (`_variant_entry`)."""
+    by_question = defaultdict(list)
+    for verdict in texts:
+        by_question[verdict.variant, verdict.level].append(verdict)
+    return [_variant_entry(kind, level, text, reference, by_question.get((kind, level), []))
+            for kind, level, text, reference in _variants(ladder)]
 
 
 def _filter_options(tasks: Sequence[dict]) -> dict:
@@ -283,12 +369,12 @@ def _filter_options(tasks: Sequence[dict]) -> dict:
     def occurring(facet: str) -> set[str]:
         return {value for task in tasks for values in task[facet].values() for value in values}
 
-    ks = occurring("k")
+    ks, flags = occurring("k"), occurring("flags")
     return {
         "k": sorted(ks - {UNDETERMINED, "-1"}, key=int) + [k for k in ("-1", UNDETERMINED) if k in ks],
         "skill": sorted({skill for task in tasks for skill in task["skills"]}),
         "stage": sorted(occurring("stages"), key=_stage_order),
-        "flag": [flag for flag in FLAGS if flag in occurring("flags")],
+        "flag": [flag for flag in FLAGS if flag in flags],
     }
 
 
@@ -312,13 +398,14 @@ class BrowserRecords:
             cls._last = (stamp, cls(runs))
         return cls._last[1]
 
+    @collector_paused()
     def __init__(self, run_dirs: RunDirs):
         self.runs = _run_list(run_dirs)
         self.records = _read_runs(self.runs)
-        self.models = sorted({r.model for grouped in (self.records.verdicts, self.records.outcomes)
-                              for task_records in grouped.values() for r in task_records})
-        evaluated = self.records.verdicts.keys() | self.records.outcomes.keys()
-        self.ladders = {ladder.task_id: ladder for ladder in self.records.ladders if ladder.task_id in evaluated}
+        self.models = sorted({model for facets in self.records.facets.values() for model in facets.models})
+        self.ladders = {ladder.task_id: ladder for ladder in self.records.ladders
+                        if ladder.task_id in self.records.facets}
+        self.leaking = {task_id for task_id, ladder in self.ladders.items() if _possible_leakage(ladder)}
         skills = {self.records.skills.get((task_id, i), step.skill or "unmapped")
                   for task_id, ladder in self.ladders.items() for i, step in enumerate(ladder.steps, start=1)}
         self.short = {**short_names(sorted(skills), 28), **short_names(self.models, 18)}  # display names; full on hover
@@ -326,13 +413,11 @@ class BrowserRecords:
 
     def texts(self, task_ids: Iterable[str]) -> dict[str, list[Verdict]]:
         """The latest verdicts of these tasks with their texts, by task."""
-        rows = columnar.reply_texts(self.runs, task_ids)
-        rows = rows[list(Verdict.model_fields)].astype(object).where(rows.notna(), None)
-        return _by_task(Verdict.model_validate(row) for row in rows.to_dict(orient="records"))
+        return _by_task(Verdict.model_validate(row) for row in columnar.reply_records(self.runs, task_ids))
 
     def detail_html(self, task_id: str) -> Markup:
         """One task's drill-down with every reply, read now; `KeyError` for a task that was not evaluated."""
-        entry = _task_entry(self.ladders[task_id], self.records, self.models,
+        entry = _task_entry(self.ladders[task_id], self.records, task_id in self.leaking,
                             self.texts([task_id]).get(task_id, []))
         return task_detail_html(entry, self.models, self.short)
 
@@ -345,12 +430,14 @@ class BrowserRecords:
             self._data[max_details, seed] = self._gather(max_details, seed)
         return self._data[max_details, seed]
 
+    @collector_paused()
     def _gather(self, max_details: int | None, seed: int) -> dict:
-        tasks = [_task_entry(ladder, self.records, self.models) for ladder in self.ladders.values()]
+        tasks = [_task_entry(ladder, self.records, task_id in self.leaking) for task_id, ladder in self.ladders.items()]
         carried = carried_tasks(tasks, max_details, seed)
         if carried:
             texts = self.texts(carried)
-            tasks = [_task_entry(self.ladders[task["id"]], self.records, self.models, texts.get(task["id"], []))
+            tasks = [_task_entry(self.ladders[task["id"]], self.records, task["id"] in self.leaking,
+                                 texts.get(task["id"], []))
                      if task["id"] in carried else task for task in tasks]
         return {"runs": [run.name for run in self.runs], "models": self.models, "tasks": tasks,
                 "options": _filter_options(tasks), "n_detailed": len(carried), "short": self.short}
@@ -447,6 +534,7 @@ def _encode(value: object) -> str:
     return base64.b64encode(compressed).decode("ascii")
 
 
+@collector_paused()
 def _page_blobs(data: dict, viewer: bool = False) -> dict[str, str]:
     """The page's data: ``tasks``, what the table shows and filters on, and ``details``, the drill-downs
     of the tasks that carry their replies (``null`` for the others; none when a viewer serves them).
@@ -486,6 +574,7 @@ def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
     return path
 
 
+@collector_paused()
 def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     """The tasks on which the models disagree: one row per task and sample, for ``07_compare``.
 
@@ -494,12 +583,11 @@ def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
     wrong``). A row is listed when the models' k differ or a decided verdict differs (see the
     module's docstring).
     """
-    data = browser_data(run_dirs, max_details=0)
-    rows = [_disagreement_row(task, sample, data["models"]) for task in data["tasks"] if task["disagree"]
-            for sample in range(task["n_samples"])]
-    columns = ["task_id", "source", "sample", *(f"k {model}" for model in data["models"]), "verdicts that differ"]
-    table = pd.DataFrame([row for row in rows if row], columns=columns)
-    return table.astype({f"k {model}": "Int64" for model in data["models"]})
+    records = BrowserRecords.of(run_dirs)
+    rows = [row for task_id, ladder in records.ladders.items()
+            for row in _disagreement_rows(ladder, records.records.facets[task_id], records.models)]
+    columns = ["task_id", "source", "sample", *(f"k {model}" for model in records.models), "verdicts that differ"]
+    return pd.DataFrame(rows, columns=columns).astype({f"k {model}": "Int64" for model in records.models})
 
 
 def disagreement_table(run_dirs: RunDirs):
@@ -510,21 +598,30 @@ def disagreement_table(run_dirs: RunDirs):
     return Markdown("None: the models agree on every task (same k, same decided verdicts).") if table.empty else table
 
 
-def _determined_k(task: dict, model: str, sample: int) -> int | None:
-    samples = task["models"].get(model, {}).get("samples", [])
-    return next((int(s["k"]) for s in samples if s["sample"] == sample and s["k"] != UNDETERMINED), None)
+def _determined_k(outcomes: Sequence[_Outcome], sample: int) -> int | None:
+    return next((o.k for o in outcomes if o.sample == sample and o.k is not None), None)
 
 
-def _disagreement_row(task: dict, sample: int, models: Sequence[str]) -> dict | None:
-    """A task's row for one sample, or ``None`` when the models agree on that sample."""
-    ks = {model: _determined_k(task, model, sample) for model in models}
-    differing = [d for d in task["differs"] if d["sample"] == sample]
-    if len({k for k in ks.values() if k is not None}) < 2 and not differing:
-        return None
-    described = "; ".join(f"{d['variant']}: " + ", ".join(f"{model} {outcome}" for model, outcome in d["verdicts"].items())
-                          for d in differing)
-    return {"task_id": task["id"], "source": task["source"], "sample": sample,
-            **{f"k {model}": k for model, k in ks.items()}, "verdicts that differ": described}
+def _disagreement_rows(ladder: Ladder, facets: _TaskFacets, models: Sequence[str]) -> list[dict]:
+    """A task's rows of `disagreements`, one per sample on which the models disagree.
+
+    Read from the task's facets, without the rest of its browser entry (`_task_entry`).
+    """
+    differs = _differing_verdicts(ladder, facets.differing)
+    if not differs and not facets.k_differs:
+        return []
+    rows = []
+    for sample in range(facets.n_samples):
+        ks = {model: _determined_k(facets.outcomes.get(model, []), sample) for model in models}
+        differing = [d for d in differs if d["sample"] == sample]
+        if len({k for k in ks.values() if k is not None}) < 2 and not differing:
+            continue
+        described = "; ".join(f"{d['variant']}: " + ", ".join(f"{model} {outcome}"
+                                                             for model, outcome in d["verdicts"].items())
+                              for d in differing)
+        rows.append({"task_id": ladder.task_id, "source": ladder.task.source, "sample": sample,
+                     **{f"k {model}": k for model, k in ks.items()}, "verdicts that differ": described})
+    return rows
 
 
 class FailureBrowser(widgets.VBox):

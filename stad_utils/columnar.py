@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -170,14 +171,25 @@ def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.
     ``verdicts`` also has the column ``judged``: the verdict's outcome, for files written before
     outcomes existed read from ``correct`` (`stad_utils.browser.verdict_outcome`).
     """
-    own = connection is None
-    connection = connection or connect()
-    try:
+    if connection is not None:
         _create_views(connection, runs)
         return connection.execute(sql, parameters or []).df()
+    with views(runs) as connection:
+        return connection.execute(sql, parameters or []).df()
+
+
+@contextmanager
+def views(runs: Path | str | Iterable[Path | str]) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection with the views ``verdicts`` and ``outcomes`` of the runs (see `query`), closed afterwards.
+
+    For several queries over the same runs, or rows fetched as Python tuples instead of a DataFrame.
+    """
+    connection = connect()
+    try:
+        _create_views(connection, runs)
+        yield connection
     finally:
-        if own:
-            connection.close()
+        connection.close()
 
 
 def _create_views(connection: duckdb.DuckDBPyConnection, runs: Path | str | Iterable[Path | str]) -> None:
@@ -228,13 +240,9 @@ def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]
     """The latest verdict of every key of the runs, without texts, in the order of the log."""
     selected = ", ".join("judged" if field == "outcome" else "response IS NOT NULL" if field == "replied" else field
                          for field in VerdictFacts._fields)
-    connection = connect()
-    try:
-        _create_views(connection, runs)
+    with views(runs) as connection:
         rows = connection.execute(f"SELECT {selected} FROM verdicts ORDER BY task_id, model, variant, level, sample")
         return [VerdictFacts._make(row) for row in rows.fetchall()]
-    finally:
-        connection.close()
 
 
 def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> pd.DataFrame:
@@ -242,15 +250,37 @@ def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]
 
     Only these tasks' rows are decompressed: the task filter comes before choosing the latest.
     """
+    with _replies(runs, task_ids) as result:
+        return pd.DataFrame(columns=list(VERDICT_COLUMNS)) if result is None else result.df()
+
+
+def reply_records(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> list[dict]:
+    """`reply_texts` as one dict per verdict (``None`` where a value is missing), for building records.
+
+    Reading DuckDB's rows directly takes a fraction of the time of a DataFrame whose missing values
+    are then turned into ``None``: the failure browser reads the replies of a thousand tasks so.
+    """
+    with _replies(runs, task_ids) as result:
+        if result is None:
+            return []
+        columns = [column for column, *_ in result.description]
+        return [dict(zip(columns, row)) for row in result.fetchall()]
+
+
+@contextmanager
+def _replies(runs: Path | str | Iterable[Path | str],
+             task_ids: Iterable[str]) -> Iterator[duckdb.DuckDBPyConnection | None]:
+    """The query of `reply_texts`, executed (``None`` when there is no verdict file or no task)."""
     files = _files(runs, "verdicts")
     wanted = pd.DataFrame({"task_id": sorted(set(task_ids))})
     if not files or wanted.empty:
-        return pd.DataFrame(columns=list(VERDICT_COLUMNS))
+        yield None
+        return
     connection = connect()
     try:
         connection.register("wanted", wanted)
         latest = _latest(files, VERDICT_KEY, "* EXCLUDE (filename, file_row_number)",
                          where="task_id IN (SELECT task_id FROM wanted)")
-        return connection.execute(f"SELECT * FROM ({latest}) ORDER BY task_id, model, variant, level, sample").df()
+        yield connection.execute(f"SELECT * FROM ({latest}) ORDER BY task_id, model, variant, level, sample")
     finally:
         connection.close()

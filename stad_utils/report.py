@@ -27,7 +27,7 @@ import nbformat
 from markupsafe import Markup
 
 from .files import write_atomic
-from .store import RunPaths
+from .store import RunPaths, collector_paused
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -221,9 +221,14 @@ def front_page(paths: RunPaths, other_runs: Sequence[Path | str] = ()) -> dict:
 # ------------------------------------------------------------------------------------------ the page
 
 
+@collector_paused()
 def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", "07_compare"),
                       other_runs: tuple[Path | str, ...] = ()) -> Path | None:
-    """Write ``report.html`` of a run folder (see the module's docstring); ``None`` before 06 or 07 ran."""
+    """Write ``report.html`` of a run folder (see the module's docstring); ``None`` before 06 or 07 ran.
+
+    The garbage collector is paused meanwhile (`collector_paused`): with the browser's records of a
+    large run in memory, each of its full collections took seconds.
+    """
     from .browser import REPORT_DETAILS, browser_data, browser_section
 
     executed = [paths.notebooks / f"{stage}.ipynb" for stage in stages if (paths.notebooks / f"{stage}.ipynb").exists()]

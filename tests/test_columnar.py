@@ -12,7 +12,8 @@ from test_browser import GRANITE, QWEN, make_ladder, make_verdicts, write_run
 
 from stad_utils import Outcome, RecordError, RecordFile, RunPaths, Verdict, read_records
 from stad_utils.analysis import run_truncation_table, truncation_table
-from stad_utils.columnar import TEXT_COLUMNS, parquet_copy, query, reply_texts, verdict_facts
+from stad_utils.columnar import (TEXT_COLUMNS, parquet_copy, query, reply_records, reply_texts, verdict_facts,
+                                 views)
 from stad_utils.metrics import latest_verdicts
 
 FACTS = ["task_id", "model", "variant", "level", "sample", "outcome", "correct", "decided_by", "truncated",
@@ -90,6 +91,23 @@ def test_reply_texts_reads_only_the_tasks_asked_for(run):
     texts = reply_texts(run.root, ["t3"])
     assert set(texts.task_id) == {"t3"} and len(texts) == 12
     assert "HTTP 500: internal server error" in texts.error.tolist()
+
+
+def test_reply_records_are_the_reply_texts_as_dicts_with_none_for_missing_values(run):
+    texts = reply_texts(run.root, ["t3", "t1"])
+    records = reply_records(run.root, ["t3", "t1"])
+    assert records == texts.astype(object).where(texts.notna(), None).to_dict(orient="records")
+    latest = latest_verdicts(read_records(run.verdicts, Verdict.model_validate)).values()
+    in_order = sorted(latest, key=lambda v: (v.task_id, v.model, v.variant, v.level, v.sample))
+    assert [Verdict.model_validate(record) for record in records] == [v for v in in_order if v.task_id in ("t1", "t3")]
+    assert reply_records(run.root, []) == [] and reply_records(run.root / "no-such-run", ["t1"]) == []
+
+
+def test_views_serve_several_queries_on_one_connection(run):
+    with views(run.root) as connection:
+        verdicts = connection.execute("SELECT count(*) FROM verdicts").fetchone()[0]
+        outcomes = connection.execute("SELECT count(*) FROM outcomes").fetchone()[0]
+    assert (verdicts, outcomes) == (len(latest_frame([run])), 12)
 
 
 def test_a_malformed_line_names_the_file_line_and_field(run):

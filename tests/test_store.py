@@ -1,7 +1,10 @@
+import gc
+import weakref
+
 import pytest
 
 from stad_utils import RecordError, RecordFile, Task, read_records
-from stad_utils.store import RunPaths
+from stad_utils.store import RunPaths, collector_paused
 
 GOOD = '{"task_id": "t1", "source": "s", "question": "Q?", "answer": "1"}\n'
 
@@ -63,3 +66,39 @@ def test_a_missing_file_is_no_records_only_when_asked(tmp_path):
     assert read_records(missing, dict, missing_ok=True) == []
     with pytest.raises(FileNotFoundError):
         read_records(missing, dict)
+
+
+def test_the_collector_is_paused_in_the_block_and_its_garbage_collected_afterwards():
+    class Node:
+        pass
+
+    @collector_paused()
+    def make_a_cycle() -> weakref.ref:
+        assert not gc.isenabled()
+        with collector_paused():  # nested: the outer block resumes the collector
+            pass
+        assert not gc.isenabled()
+        node = Node()
+        node.itself = node
+        return weakref.ref(node)
+
+    assert gc.isenabled()
+    cycle = make_a_cycle()
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # nothing stays frozen
+    gc.collect()  # the cycle made while the collector was paused is collected all the same
+    assert cycle() is None
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # a collector paused by the caller stays paused
+    finally:
+        gc.enable()
+    gc.freeze()  # as a forking server does before it forks
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            Node()
+        assert gc.get_freeze_count() == frozen  # what someone else froze stays frozen
+    finally:
+        gc.unfreeze()
