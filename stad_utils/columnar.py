@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import typing
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -101,23 +102,42 @@ def parquet_copy(jsonl: Path | str, columns: dict[str, str] | None = None) -> Pa
             f"COPY (SELECT {selected} FROM read_json(?, format = 'newline_delimited', columns = {{{declared}}}, "
             "maximum_object_size = 16777216)) "
             f"TO {sql_text(partial)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 65536)", [str(jsonl)])
+        missing = _missing_required(connection, partial, columns)
     except duckdb.Error as exc:
         partial.unlink(missing_ok=True)
         _raise_first_bad_line(jsonl, columns)
         raise RuntimeError(f"{jsonl}: DuckDB could not convert it to Parquet: {exc}") from None
     finally:
         connection.close()
+    if missing:  # DuckDB reads an absent field as NULL; the record type would have refused the line
+        partial.unlink(missing_ok=True)
+        _raise_first_bad_line(jsonl, columns)
+        raise RuntimeError(f"{jsonl}: a record lacks the field(s) {missing}")
     os.replace(partial, target)
     stamp_path.write_text(json.dumps(stamp))
     return target
 
 
+def _missing_required(connection: duckdb.DuckDBPyConnection, parquet: Path, columns: dict[str, str]) -> list[str]:
+    """The fields that the record type requires and forbids to be null, and that some row of ``parquet`` lacks."""
+    required = [name for name, field in _record_type(columns).model_fields.items()
+                if field.is_required() and type(None) not in typing.get_args(field.annotation)]
+    nulls = connection.execute(f"SELECT {', '.join(f'count(*) FILTER ({name} IS NULL)' for name in required)} "
+                               f"FROM read_parquet({sql_text(parquet)})").fetchone()
+    return [name for name, count in zip(required, nulls) if count]
+
+
+def _record_type(columns: dict[str, str]) -> type:
+    from .records import Outcome, Verdict
+
+    return Outcome if columns is OUTCOME_COLUMNS else Verdict
+
+
 def _raise_first_bad_line(jsonl: Path, columns: dict[str, str]) -> None:
     """Raise `RecordError` naming the first line of ``jsonl`` that is not a valid record, if there is one."""
-    from .records import Outcome, Verdict
     from .store import parse_jsonl_line, parse_record
 
-    record = Outcome if columns is OUTCOME_COLUMNS else Verdict
+    record = _record_type(columns)
     with open(jsonl, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             obj = parse_jsonl_line(jsonl, number, raw)

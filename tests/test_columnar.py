@@ -110,6 +110,18 @@ def test_views_serve_several_queries_on_one_connection(run):
     assert (verdicts, outcomes) == (len(latest_frame([run])), 12)
 
 
+def test_an_outcome_lacking_a_required_field_names_its_line_and_field(run):
+    """DuckDB reads an absent field as NULL; the Parquet copy must refuse the line as the record type does."""
+    outcome = json.loads(run.outcomes.read_text().splitlines()[0])
+    del outcome["isolated"]
+    line = len(run.outcomes.read_text().splitlines()) + 1
+    with open(run.outcomes, "a", encoding="utf-8") as log:
+        log.write(json.dumps(outcome) + "\n")
+    with pytest.raises(RecordError, match=rf"outcomes.jsonl, line {line}, field 'isolated'"):
+        parquet_copy(run.outcomes)
+    assert not (run.root / "columnar" / "outcomes.parquet").exists()
+
+
 def test_a_malformed_line_names_the_file_line_and_field(run):
     bad = {**make_verdicts(make_ladder("t1"), QWEN, "CCC|CCC")[0].model_dump(), "level": "not a number"}
     line = len(run.verdicts.read_text().splitlines()) + 1
