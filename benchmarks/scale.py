@@ -5,8 +5,8 @@ For each size (tasks × models) a run folder is written with records shaped like
 beyond their 1,178, replies made of real GSM8K train solutions, 2% errors, 2% undecided, 3% cut
 off). No model is called. Then, as a user would:
 
-1. ``python -m stad_utils.pipeline --stage 06_analyze --stage 07_compare`` (kernels, figures,
-   widgets and report.html included): wall time, each stage's time, and the peak memory of the
+1. ``python -m stad_utils.pipeline --stage 06_analyze --stage 07_compare`` (kernels, figures
+   and report.html included; the pipeline builds no widget): wall time, each stage's time, and the peak memory of the
    whole process tree (the runner and its kernel, sampled every 0.2 s with psutil), and the tree's CPU
    seconds with the load average (on a shared machine, wall time grows with the load; CPU time less so);
 2. report.html's size, and in headless Chromium (Debian's ``chromium``) the time until the task

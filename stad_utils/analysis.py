@@ -23,8 +23,8 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -168,20 +168,21 @@ def _resampled_means(units: pd.DataFrame, by: list[str], sides: list[tuple[str, 
     rates = {side: units[f"{side}_successes"].to_numpy(dtype=float) / trials[side] for side, _ in sides}
     sums = {side: per_task_group(rates[side]) for side, _ in sides}
     units_per_task = per_task_group(np.ones(len(units)))
+    mixed = {side: np.flatnonzero((rates[side] > 0) & (rates[side] < 1)) for side, _ in sides}  # samples disagree
+    membership = {side: sparse.csr_matrix((np.ones(mixed[side].size), (np.arange(mixed[side].size),
+                                                                       group[mixed[side]])),
+                                          shape=(mixed[side].size, n_groups)) for side, _ in sides}
     means = []
     for start in range(0, n_resamples, RESAMPLE_CHUNK):
         copies = _task_copies(n_tasks, min(RESAMPLE_CHUNK, n_resamples - start), rng)
         totals = np.zeros((len(copies), n_groups))
         for side, sign in sides:
             totals += sign * (copies @ sums[side])
-            mixed = np.flatnonzero((rates[side] > 0) & (rates[side] < 1))
-            if mixed.size:  # second stage: re-draw the samples of units whose samples disagree
-                unit_copies = copies[:, task[mixed]]
-                side_trials, side_rate = trials[side][mixed], rates[side][mixed]
+            if mixed[side].size:  # second stage: re-draw the samples of units whose samples disagree
+                unit_copies = copies[:, task[mixed[side]]]
+                side_trials, side_rate = trials[side][mixed[side]], rates[side][mixed[side]]
                 redrawn = rng.binomial((unit_copies * side_trials).astype(np.int64), side_rate) / side_trials
-                membership = sparse.csr_matrix((np.ones(mixed.size), (np.arange(mixed.size), group[mixed])),
-                                               shape=(mixed.size, n_groups))
-                totals += sign * (membership.T @ (redrawn - unit_copies * side_rate).T).T
+                totals += sign * (membership[side].T @ (redrawn - unit_copies * side_rate).T).T
         with np.errstate(invalid="ignore", divide="ignore"):
             means.append(totals / (copies @ units_per_task))
     return np.vstack(means)
@@ -321,8 +322,8 @@ class ModelFrames:
             self._items.setdefault(o.model, []).append(o)
         self._computed: dict[tuple[Callable, str], object] = {}
 
-    def items(self, *models: str) -> list[Outcome]:
-        """The outcomes of these models, model by model."""
+    def records(self, *models: str) -> list[Outcome]:
+        """The `Outcome` records of these models, model by model (the other methods give frames)."""
         return [o for model in models for o in self._items.get(model, [])]
 
     def outcomes(self, *models: str) -> pd.DataFrame:

@@ -119,7 +119,12 @@ def parquet_copy(jsonl: Path | str, columns: dict[str, str] | None = None) -> Pa
 
 
 def _missing_required(connection: duckdb.DuckDBPyConnection, parquet: Path, columns: dict[str, str]) -> list[str]:
-    """The fields that the record type requires and forbids to be null, and that some row of ``parquet`` lacks."""
+    """The fields that the record type requires and forbids to be null, and that some row of ``parquet`` lacks.
+
+    A required field that may be null (`Outcome.k`, `Verdict.response`, `Verdict.correct`) reads as
+    null whether it is missing or null, so a line lacking it is not caught here; the JSONL readers
+    (`store.read_records`) catch it.
+    """
     required = [name for name, field in _record_type(columns).model_fields.items()
                 if field.is_required() and type(None) not in typing.get_args(field.annotation)]
     nulls = connection.execute(f"SELECT {', '.join(f'count(*) FILTER ({name} IS NULL)' for name in required)} "

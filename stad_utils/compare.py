@@ -130,7 +130,7 @@ def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_res
         return pd.DataFrame(columns=columns)
     units["a"] = units["a_successes"] / units["a_trials"]
     units["b"] = units["b_successes"] / units["b_trials"]
-    later = PAIRED_LEVELS_ASKED[policy_of(frames.items(model_a, model_b))]
+    later = PAIRED_LEVELS_ASKED[policy_of(frames.records(model_a, model_b))]
     rows = []
     for level, group in units.groupby("level"):
         differences = (group["a"] - group["b"]).to_numpy()
@@ -290,7 +290,7 @@ def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, fra
     -1.5
     """
     frames = frames or ModelFrames(items)
-    rows = [(o.model, o.task_id, help_needed(o)) for o in frames.items(model_a, model_b) if o.k is not None]
+    rows = [(o.model, o.task_id, help_needed(o)) for o in frames.records(model_a, model_b) if o.k is not None]
     frame = pd.DataFrame(rows, columns=["model", "task_id", "help"])
     per_task = frame.pivot_table(index="task_id", columns="model", values="help", aggfunc="mean")
     if not {model_a, model_b} <= set(per_task.columns):
@@ -414,11 +414,11 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
     frames = frames or ModelFrames(items)
-    pair = frames.items(model_a, model_b)
+    pair = frames.records(model_a, model_b)
     levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed, frames=frames)
     result = {"models": [model_a, model_b], "min_support": min_support,
               "simulated": sorted({o.model for o in pair if o.simulated}),
-              "n_tasks": len({o.task_id for o in frames.items(model_a)} & {o.task_id for o in frames.items(model_b)}),
+              "n_tasks": len({o.task_id for o in frames.records(model_a)} & {o.task_id for o in frames.records(model_b)}),
               "levels": levels.replace({np.nan: None}).to_dict(orient="records"),
               "help_needed": help_comparison(items, model_a, model_b, frames=frames),
               "isolated_accuracy": skill_accuracy_comparison(items, model_a, model_b, min_support=min_support,

@@ -33,8 +33,9 @@ PATH_KEYS = {"data_path", "skill_map_edits", "official_repo", "other_runs"}
 OUTPUT_PATH_KEYS = {"export_official"}
 """Parameters that name folders a stage writes: resolved like `PATH_KEYS`, and need not exist yet."""
 RUNNER_PARAMETERS = {"run_dir", "cache_path", "interactive"}
-"""Parameters the runner sets itself for every stage that declares them (``interactive`` is False:
-a widget shown in a batch run has no frontend to draw it, and report.html has its own browser)."""
+"""Parameters the runner sets itself for every stage that declares them (``interactive`` is False unless
+the params file says otherwise: a widget shown in a batch run has no frontend to draw it, and
+report.html has its own browser)."""
 SETTINGS = {"run", "results_dir", "cache", "stages", "anchors"}
 """The top-level keys of a params file; ``anchors`` holds blocks the stages refer to (``teacher: &teacher …``)."""
 

@@ -122,9 +122,9 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
     paths.notebooks.mkdir(parents=True, exist_ok=True)
     remove_partial_files(run_dir)  # left by an invocation killed while writing; none is running now (the lock)
     cache_path = Path(params.get("cache", results / "cache.sqlite")).resolve()
-    stage_params = {stage: notebook_parameters(stage, {**(params.get("stages", {}).get(stage) or {}),
-                                                       "run_dir": str(run_dir), "cache_path": str(cache_path),
-                                                       "interactive": False},
+    stage_params = {stage: notebook_parameters(stage, {"interactive": False,  # unless the params file says otherwise
+                                                       **(params.get("stages", {}).get(stage) or {}),
+                                                       "run_dir": str(run_dir), "cache_path": str(cache_path)},
                                                notebooks_dir)
                     for stage in chosen}  # a misspelt parameter stops the run before anything is computed
     report = check_loaded_params(params, params_path, notebooks_dir, stages=chosen)

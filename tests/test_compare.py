@@ -2,9 +2,11 @@
 
 import random
 
+import pandas as pd
 import pytest
 
 from stad_utils import Outcome
+from stad_utils.analysis import ModelFrames, answer_frame, outcome_frame, step_frame
 from stad_utils.compare import (compare_models, compare_run, comparison_report, comparison_table, pair_composition_gaps,
                                 paired_levels, validity_checks)
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
@@ -138,6 +140,14 @@ def test_sharing_each_models_frames_across_pairs_changes_no_number():
              for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
     assert shared == alone
     assert all(c["composition"]["difference"]["ci95"][0] is not None for c in alone)  # the bootstrap ran
+    frames = ModelFrames(items)  # and the per-model frames, joined, are the frames of the pair's outcomes
+    pair = [o for o in items if o.model in ("A", "C")]
+    for joined, built in ((frames.answers("A", "C"), answer_frame(pair)), (frames.steps("A", "C"), step_frame(pair)),
+                          (frames.outcomes("A", "C"), outcome_frame(pair))):
+        order = ["model", "task_id", "sample", *(["variant", "level"] if "variant" in built else []),
+                 *(["step"] if "step" in built else [])]
+        pd.testing.assert_frame_equal(joined.sort_values(order, ignore_index=True),
+                                      built.sort_values(order, ignore_index=True))
 
 
 @pytest.mark.parametrize("n_tasks", [0, 1])

@@ -52,6 +52,9 @@ def test_whole_chain_then_one_stage_again_without_model_calls(tmp_path):
                    "compare_isolated_vs_whole", "compare_pair_gaps"):
         assert (paths.figures / f"{figure}.png").stat().st_size > 10_000
     assert len(list(paths.notebooks.glob("*.ipynb"))) == 7
+    for stage in ("06_analyze", "07_compare"):  # a batch run builds no widget: no frontend would draw it
+        executed = (paths.notebooks / f"{stage}.ipynb").read_text()
+        assert "interactive = False" in executed and "widget-view" not in executed
     html = paths.html.read_text()
     assert html.count("data:image/png;base64") >= 8 and comparison["statement"][:40] in html
     usage = json.loads(paths.usage.read_text())["05_evaluate"]["target"]
