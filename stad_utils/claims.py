@@ -207,6 +207,23 @@ def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -
     return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 
 
+def whole_and_alone(outcome: Outcome) -> tuple[bool, bool] | None:
+    """(solved as asked, every step solved alone), or ``None`` when level 0 or a step alone is unanswered:
+    the pair every composition measure is built on.
+
+    Examples
+    --------
+    >>> def o(whole, alone):
+    ...     return Outcome(task_id="t", model="m", source="s", n_steps=2, skills=["a", "b"], curve=[whole, True],
+    ...                    isolated=alone, k=None, non_monotonic=False, n_errors=0)
+    >>> whole_and_alone(o(False, [True, True])), whole_and_alone(o(True, [True, None]))
+    ((False, True), None)
+    """
+    if outcome.curve and outcome.curve[0] is not None and outcome.isolated and None not in outcome.isolated:
+        return bool(outcome.curve[0]), all(outcome.isolated)
+    return None
+
+
 def composition_cells(items: Sequence[Outcome]) -> dict[str, float]:
     """The paired 2 × 2 table of (whole task solved as asked) × (every step solved alone), over tasks.
 
@@ -224,8 +241,8 @@ def composition_cells(items: Sequence[Outcome]) -> dict[str, float]:
     """
     samples: dict[str, list[tuple[bool, bool]]] = {}
     for o in items:
-        if o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated:
-            samples.setdefault(o.task_id, []).append((bool(o.curve[0]), all(o.isolated)))
+        if (pair := whole_and_alone(o)) is not None:
+            samples.setdefault(o.task_id, []).append(pair)
     cells = dict.fromkeys(("both", "whole_only", "alone_only", "neither"), 0.0)
     for pairs in samples.values():
         for whole, alone in pairs:

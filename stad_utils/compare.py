@@ -21,7 +21,8 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from .analysis import (ModelFrames, difference_words, estimate, markdown_table, paired_bootstrap, percent_text, points,
                        policy_of, share_estimates, share_words, task_rates)
-from .claims import composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval
+from .claims import (composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval,
+                     whole_and_alone)
 from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, POWER, UNMAPPED
 from .escaping import markdown_text
 from .records import Ladder, Outcome
@@ -268,9 +269,9 @@ def task_composition_gaps(items: Sequence[Outcome]) -> pd.Series:
     ...                       ).to_dict()
     {'t1': -0.5}
     """
-    rows = [(o.task_id, float(o.curve[0]) - float(all(o.isolated))) for o in items
-            if o.curve and o.curve[0] is not None and o.isolated and None not in o.isolated]
-    return pd.DataFrame(rows, columns=["task_id", "gap"]).groupby("task_id")["gap"].mean()
+    rows = [(o.task_id, *pair) for o in items if (pair := whole_and_alone(o)) is not None]
+    frame = pd.DataFrame(rows, columns=["task_id", "whole", "alone"]).astype({"whole": float, "alone": float})
+    return (frame["whole"] - frame["alone"]).groupby(frame["task_id"]).mean()
 
 
 def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, frames: ModelFrames | None = None
