@@ -42,7 +42,7 @@ from stad_utils.analysis import summarize_run, written_report  # noqa: E402
 from stad_utils.compare import compare_run, comparison_report  # noqa: E402
 from stad_utils.plots import analysis_figures, comparison_figures  # noqa: E402
 from stad_utils.records import Ladder  # noqa: E402
-from stad_utils.stages import build_ladders, decompose  # noqa: E402
+from stad_utils.chain import build_ladders, decompose  # noqa: E402
 from stad_utils.tasks import load_benchmark  # noqa: E402
 from stad_utils.teachers import GSM8KSolutionTeacher  # noqa: E402
 

@@ -51,7 +51,7 @@ from stad_utils.analysis import share_estimates, task_funnel  # noqa: E402
 from stad_utils.claims import diagnose, paired_difference_interval  # noqa: E402
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
 from stad_utils.records import Outcome  # noqa: E402
-from stad_utils.stages import build_ladders, decompose  # noqa: E402
+from stad_utils.chain import build_ladders, decompose  # noqa: E402
 from stad_utils.tasks import load_benchmark  # noqa: E402
 from stad_utils.teachers import GSM8KSolutionTeacher  # noqa: E402
 from stad_utils.validation import run_chain  # noqa: E402

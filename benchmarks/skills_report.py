@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from stad_utils.skills import SkillMapper, label_agreement, map_skills, plot_skill_shares, skill_summary
-from stad_utils.stages import build_ladders, decompose
+from stad_utils.chain import build_ladders, decompose
 from stad_utils.tasks import generate_tasks, load_tasks
 from stad_utils.teachers import GSM8KSolutionTeacher, OracleTeacher, gsm8k_solution_steps
 

@@ -25,7 +25,7 @@ _SOURCES = {
     ".serving": ["embedded_model_path", "llama_server", "open_client"],
     ".skills": ["BUNDLED_MODEL", "SkillMapper", "apply_skill_table", "fold_rare_skills", "skill_map_table",
                 "label_agreement", "map_skills"],
-    ".stages": ["build_ladders", "decompose", "evaluate", "evaluate_targets", "evaluation_items"],
+    ".chain": ["build_ladders", "decompose", "evaluate", "evaluate_targets", "evaluation_items"],
     ".store": ["RecordError", "RecordFile", "RunPaths", "read_records", "record_usage"],
     ".tasks": ["generate_tasks"],
     ".teachers": ["OracleTeacher", "Teacher"],
@@ -60,7 +60,7 @@ if TYPE_CHECKING:  # for type checkers and editors; never executed
     from .serving import embedded_model_path, llama_server, open_client  # noqa: F401
     from .skills import (BUNDLED_MODEL, SkillMapper, apply_skill_table, fold_rare_skills,  # noqa: F401
                          label_agreement, map_skills, skill_map_table)
-    from .stages import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items  # noqa: F401
+    from .chain import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items  # noqa: F401
     from .store import RecordError, RecordFile, RunPaths, read_records, record_usage  # noqa: F401
     from .tasks import generate_tasks  # noqa: F401
     from .teachers import OracleTeacher, Teacher  # noqa: F401

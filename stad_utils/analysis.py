@@ -864,7 +864,7 @@ DROP_REASONS = (
     (r"could not decide the teacher's answer", "judge undecided on a scaffold level"),
     (r"^expected \d+ scaffolds", "wrong number of variants"),
 )
-"""Drop reasons as the filters write them (`stages.decompose`, `stages.build_ladders`) → the funnel's names."""
+"""Drop reasons as the filters write them (`chain.decompose`, `chain.build_ladders`) → the funnel's names."""
 
 
 def drop_category(reason: str) -> str:

@@ -157,7 +157,7 @@ def check_error_budget(verdicts_by_target: Mapping[str, Sequence[Verdict]], max_
     """Raise `ErrorBudgetExceeded` naming every target whose errored share of questions exceeds
     ``max_error_share``, the kinds of its errors with their counts, and what to do.
 
-    ``verdicts_by_target`` holds each target's current verdicts (what `stad_utils.stages.evaluate`
+    ``verdicts_by_target`` holds each target's current verdicts (what `stad_utils.chain.evaluate`
     returns); ``logs`` is the run's log folder, named in the advice.
     """
     over = []

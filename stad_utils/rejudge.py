@@ -23,7 +23,7 @@ import yaml
 from .judge import LLMJudgeFn, judge_answers, judge_version
 from .metrics import latest_verdicts, outcomes
 from .records import JudgeOutcome, Ladder, StepSkill, Verdict
-from .stages import judge_item, judged_fields
+from .chain import judge_item, judged_fields
 from .store import RecordFile, RunPaths, read_records
 
 

@@ -338,7 +338,7 @@ def open_client(
 class MicroBatcher:
     """Gathers single requests from many threads into batches, for an engine that batches itself.
 
-    `stad_utils.stages.evaluate` asks one question per thread (so that each verdict is written as
+    `stad_utils.chain.evaluate` asks one question per thread (so that each verdict is written as
     soon as it is judged); vLLM's in-process engine is fastest when it gets many prompts at once.
     A worker thread takes whatever requests have arrived (waiting ``wait_s`` for more, up to
     ``max_batch``) and answers them with one call of ``answer_batch``.

@@ -204,7 +204,7 @@ class SimulatedTarget:
     def direct_verdicts(self, *, placebo: bool = False) -> list[Verdict]:
         """The verdicts of every question and sample, decided by the simulation itself.
 
-        What `stad_utils.stages.evaluate` records for this target when the judge reads each
+        What `stad_utils.chain.evaluate` records for this target when the judge reads each
         reply right, without writing replies or judging them: fast enough for power curves.
         """
         verdicts = []

@@ -1,6 +1,6 @@
 """Teachers: who decomposes a task, writes its variants and solves them for verification.
 
-A teacher implements three verbs, and the stage functions in `stad_utils.stages` do the
+A teacher implements three verbs, and the stage functions in `stad_utils.chain` do the
 rest (the consistency filter, the verification filter, the records) the same way for
 every teacher:
 

@@ -45,7 +45,7 @@ from .metrics import outcomes as outcomes_of
 from .records import Ladder, Outcome, StepSkill, Task
 from .simulate import SimulatedTarget, Simulation
 from .skills import SkillMapper, map_skills
-from .stages import build_ladders, decompose, evaluate
+from .chain import build_ladders, decompose, evaluate
 from .tasks import FAMILIES, generate_tasks
 from .teachers import OracleTeacher
 
@@ -75,7 +75,7 @@ def run_chain(n_tasks: int, simulation: dict, *, seed: int = 0, families: Sequen
     n_tasks, seed, families, min_steps, max_steps : the generated tasks (`generate_tasks`).
     simulation : the target's ``simulation`` block (`Simulation`).
     name : the target's label (default ``"simulated:planted-weakness"``).
-    store : a verdict file: the target is asked through `stad_utils.stages.evaluate` and every
+    store : a verdict file: the target is asked through `stad_utils.chain.evaluate` and every
         reply is judged; ``None``: the simulation decides the verdicts itself
         (`SimulatedTarget.direct_verdicts`, the same verdicts without replies, for power curves).
     placebo : also write and ask the placebo levels.

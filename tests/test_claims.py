@@ -201,7 +201,7 @@ def test_the_funnel_counts_each_drop_reason():
 def test_the_gsm8k_funnel_reports_every_drop(shared_data):
     import warnings
 
-    from stad_utils.stages import build_ladders, decompose
+    from stad_utils.chain import build_ladders, decompose
     from stad_utils.tasks import load_benchmark
     from stad_utils.teachers import GSM8KSolutionTeacher
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from stad_utils import Ladder, Verdict, build_ladders, decompose, read_records
-from stad_utils.stages import decomposition_agreement
+from stad_utils.chain import decomposition_agreement
 from stad_utils.pipeline import run_pipeline
 from stad_utils.roles import open_teacher
 from stad_utils.store import RunPaths

@@ -19,7 +19,7 @@ from stad_utils.official import KINDS, import_chain, read_official, task_id_for,
 from stad_utils.official._rows import MODELLED
 from stad_utils.records import Step, Task
 from stad_utils.release import RELEASE_FILES, load_release
-from stad_utils.stages import build_ladders
+from stad_utils.chain import build_ladders
 from stad_utils.tasks import generate_tasks, load_tasks
 from stad_utils.teachers import OracleTeacher
 from helpers import verdicts_for

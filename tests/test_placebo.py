@@ -8,7 +8,7 @@ import pytest
 
 from stad_utils.client import ChatResult, EndpointConfig
 from stad_utils.records import Decomposition, Step, Task
-from stad_utils.stages import build_ladders
+from stad_utils.chain import build_ladders
 from stad_utils.tasks import load_tasks
 from stad_utils.teachers import GSM8KSolutionTeacher, LLMTeacher, OracleTeacher
 

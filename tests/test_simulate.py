@@ -7,7 +7,7 @@ from scipy.stats import binomtest
 from stad_utils.client import EndpointConfig
 from stad_utils.records import Ladder
 from stad_utils.simulate import SimulatedTarget
-from stad_utils.stages import evaluation_items
+from stad_utils.chain import evaluation_items
 from stad_utils.tasks import generate_tasks
 from stad_utils.validation import run_chain
 

@@ -16,7 +16,7 @@ from stad_utils.records import Verdict
 from stad_utils.serving import free_port
 from stad_utils.tasks import generate_tasks
 from stad_utils.teachers import OracleTeacher
-from stad_utils.stages import build_ladders, decompose
+from stad_utils.chain import build_ladders, decompose
 from scripted_server import ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,10 +26,12 @@
 # is mapped to a *skill* (stage 4, e.g. "multiplication"). The *target* model answers every variant
 # and a judge grades each reply (stage 5). The *minimal scaffolding level k* of a task is the fewest
 # given steps with which it is solved, and step *k* is its *bottleneck*: the step whose provision
-# turned failure into success. Counting bottlenecks per skill, and comparing each step alone with
-# the whole task, says where a model's reasoning breaks (stage 6) and how two models differ (stage
-# 7); stage 8 checks that a planted weakness is found. The chain writes `results/<run>/report.html`,
-# which opens on that answer.
+# turned failure into success. Two tests say where a model's reasoning breaks (stage 6): is a
+# skill, asked alone, solved less often than the other steps (a missing skill), and are whole tasks
+# solved less often than all their steps asked alone (a failure to chain them)? Bottleneck counts
+# only describe; they depend on where a skill stands in its tasks. Stage 7 compares two models on
+# the same tasks; stage 8 checks that a planted weakness is found. The chain writes
+# `results/<run>/report.html`, which opens on that answer.
 #
 # This stage gives the tasks: ordinary questions with a gold answer. It loads them — from the
 # built-in generator (offline, steps known exactly) or from a benchmark — normalises each
@@ -59,20 +61,17 @@ keep_format_instruction: bool = True  # ToT: keep the "Format your answer as a J
 skip_invalid: bool = False  # skip bad lines of a local file (and list them) instead of stopping at the first
 
 # %%
-from stad_utils import RecordFile, RunPaths, Task
+from stad_utils import RunPaths
+from stad_utils.stages import tasks as stage
 from stad_utils.tables import task_table
-from stad_utils.tasks import load_tasks
 
-paths = RunPaths(run_dir)
-problems = []
-candidates = load_tasks(source, data_path=data_path or None, release=release or None, n_tasks=n_tasks, seed=seed,
-                        families=families, min_steps=min_steps, max_steps=max_steps, max_number=max_number,
-                        keep_format_instruction=keep_format_instruction, skip_invalid=skip_invalid,
-                        problems=problems)
-for problem in problems:
+result = stage.run(RunPaths(run_dir), stage.Params(
+    source=source, data_path=data_path, release=release, n_tasks=n_tasks, seed=seed, families=families,
+    min_steps=min_steps, max_steps=max_steps, max_number=max_number,
+    keep_format_instruction=keep_format_instruction, skip_invalid=skip_invalid))
+for problem in result.skipped:
     print(f"skipped: {problem}")
-tasks = RecordFile(paths.tasks, Task).extend(candidates, compute=lambda todo: todo)
-print(f"{len(tasks)} tasks in {paths.tasks}")
+print(f"{len(result.tasks)} tasks in {result.written[0]}")
 
 # %%
-task_table(tasks)
+task_table(result.tasks)

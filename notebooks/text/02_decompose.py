@@ -39,19 +39,12 @@ judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: d
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import (Decomposition, RecordFile, RunPaths, Task, decompose, open_judge, open_teacher, read_records,
-                        record_usage)
+from stad_utils import RunPaths
+from stad_utils.stages import decompose
 from stad_utils.tables import decomposition_table
 
-paths = RunPaths(run_dir)
-tasks = read_records(paths.tasks, Task.model_validate)
-with open_teacher(teacher, cache_path=cache_path) as teaching, \
-        open_judge(judge, cache_path=cache_path) as llm_judge:
-    decompositions = RecordFile(paths.decompositions, Decomposition).extend(
-        tasks, compute=lambda todo: decompose(todo, teaching, llm_judge))
-record_usage(paths, "02_decompose", {"teacher": teaching, "judge": llm_judge})
-kept = [d for d in decompositions if d.consistent]
-print(f"{len(kept)} of {len(decompositions)} decompositions pass the consistency filter")
+result = decompose.run(RunPaths(run_dir), decompose.Params(teacher=teacher, judge=judge, cache_path=cache_path))
+print(f"{len(result.consistent)} of {len(result.decompositions)} decompositions pass the consistency filter")
 
 # %%
-decomposition_table(decompositions)
+decomposition_table(result.decompositions)

@@ -42,25 +42,17 @@ placebo: bool = False  # also write each scaffold level's placebo: as long, true
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import (Decomposition, Ladder, RecordFile, RunPaths, build_ladders, open_judge, open_teacher,
-                        read_records, record_usage)
+from stad_utils import RunPaths
+from stad_utils.stages import scaffold
 from stad_utils.tables import ladder_table
 
-paths = RunPaths(run_dir)
-decompositions = read_records(paths.decompositions, Decomposition.model_validate)
-consistent = [d for d in decompositions if d.consistent]
-with open_teacher(teacher, cache_path=cache_path) as teaching, \
-        open_judge(judge, cache_path=cache_path) as llm_judge:
-    ladders = RecordFile(paths.ladders, Ladder).extend(
-        consistent, key=lambda d: d.task.task_id,
-        compute=lambda todo: build_ladders(todo, teaching, llm_judge, drop_single_step=drop_single_step,
-                                           placebo=placebo))
-record_usage(paths, "03_scaffold", {"teacher": teaching, "judge": llm_judge})
-verified = [ladder for ladder in ladders if ladder.verified]
-print(f"{len(verified)} of {len(ladders)} ladders pass verification")
+result = scaffold.run(RunPaths(run_dir), scaffold.Params(teacher=teacher, judge=judge,
+                                                         drop_single_step=drop_single_step, placebo=placebo,
+                                                         cache_path=cache_path))
+print(f"{len(result.verified)} of {len(result.ladders)} ladders pass verification")
 
 # %% [markdown]
 # One ladder, from the original question down to the last step:
 
 # %%
-ladder_table(verified[0]) if verified else None
+ladder_table(result.verified[0]) if result.verified else None

@@ -49,36 +49,24 @@ skill_map_edits: str = ""  # an edited skill_map.csv whose skill names to re-app
 namer: dict = {}  # an endpoint that names each cluster from its examples; empty: the most central text
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
-# %%
-import pandas as pd
-
-from stad_utils import (Ladder, RunPaths, SkillMapper, apply_skill_table, label_agreement, map_skills, open_client,
-                        read_records, record_usage, skill_map_table)
-from stad_utils.skills import name_skills_with_llm, plot_skill_shares, skill_summary
-
-paths = RunPaths(run_dir)
-ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
-mapper = SkillMapper(embedding_model, cluster_on=cluster_on, n_clusters=n_clusters or None,
-                     min_clusters=min_clusters, max_clusters=max_clusters)
-skills = map_skills(ladders, mapper, skill_source=skill_source)
-if namer:
-    with open_client(namer, cache_path=cache_path, role="namer") as naming_model:
-        skills = name_skills_with_llm(skills, naming_model)
-    record_usage(paths, "04_skills", {"namer": naming_model})
-if skill_map_edits:
-    skills = apply_skill_table(skills, pd.read_csv(skill_map_edits))
-
 # %% [markdown]
 # Clustering is a single fit over all steps, so this stage rewrites its files rather than appending.
 
 # %%
-paths.skills.write_text("".join(s.model_dump_json() + "\n" for s in skills))
-skill_map_table(skills).to_csv(paths.skill_map, index=False)
-print(f"{len(skills)} steps → {mapper.n_clusters_} skills from {mapper.cluster_on_} texts "
+from stad_utils import RunPaths, label_agreement
+from stad_utils.skills import plot_skill_shares
+from stad_utils.stages import skills as stage
+
+result = stage.run(RunPaths(run_dir), stage.Params(
+    embedding_model=embedding_model, cluster_on=cluster_on, n_clusters=n_clusters, min_clusters=min_clusters,
+    max_clusters=max_clusters, skill_source=skill_source, max_shown=max_shown, min_share=min_share,
+    skill_map_edits=skill_map_edits, namer=namer, cache_path=cache_path))
+mapper = result.mapper
+print(f"{len(result.skills)} steps → {mapper.n_clusters_} skills from {mapper.cluster_on_} texts "
       f"({len(set(mapper.texts_))} distinct), embedded with {mapper.embedder_name_}")
 print(f"number of skills chosen by: {mapper.criterion_} (mean silhouette {mapper.criterion_value_:.3f})")
 if mapper.cluster_on_ == "description":
-    print(f"agreement of clusters with known labels (ARI): {label_agreement(skills)}")
+    print(f"agreement of clusters with known labels (ARI): {label_agreement(result.skills)}")
 else:
     print("no ARI: the clusters were made from the labels themselves (set cluster_on='description' to measure it)")
 
@@ -91,7 +79,5 @@ else:
 mapper.scores_
 
 # %%
-summary = skill_summary(skills, max_shown=max_shown, min_share=min_share)
-summary.to_csv(paths.root / "skill_examples.csv", index=False)
-plot_skill_shares(summary);
-summary
+plot_skill_shares(result.shares);
+result.shares

@@ -50,38 +50,18 @@ export_official: str = ""  # a folder for the authors' files: their generation c
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-from contextlib import ExitStack
+from stad_utils import RunPaths, k_distribution
+from stad_utils.stages import evaluate
 
-from stad_utils import (Ladder, RunPaths, StepSkill, Verdict, evaluate_targets, k_distribution, open_client,
-                        open_judge, outcomes, read_records, record_usage)
-from stad_utils.metrics import latest_verdicts
-from stad_utils.monitor import check_error_budget
-from stad_utils.official import export_run
-from stad_utils.stages import usage_by_option
-
-paths = RunPaths(run_dir)
-ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
-skills = read_records(paths.skills, StepSkill.model_validate)
-with ExitStack() as opened:
-    llm_judge = opened.enter_context(open_judge(judge, cache_path=cache_path, log_dir=paths.logs))
-    models = [opened.enter_context(open_client(target, cache_path=cache_path, role="target", ladders=ladders,
-                                               log_dir=paths.logs))
-              for target in targets]
-    evaluated = evaluate_targets(ladders, models, paths.verdicts, llm_judge=llm_judge, policy=policy,
-                                 placebo=placebo, progress_path=paths.progress)
-for model in models:
-    verdicts = evaluated[model.model]
-    print(f"{model.model}: {len(verdicts)} verdicts ({sum(v.outcome == 'error' for v in verdicts)} errors, "
-          f"{sum(v.outcome == 'undecided' for v in verdicts)} undecided, {sum(v.truncated for v in verdicts)} "
-          f"cut off by max_tokens); model calls this run: {model.usage.calls}, from cache: {model.usage.cache_hits}")
-record_usage(paths, "05_evaluate", {"target": models, "judge": llm_judge})
-results = outcomes(ladders, read_records(paths.verdicts, Verdict.model_validate), skills)
-paths.outcomes.write_text("".join(o.model_dump_json() + "\n" for o in results))  # derived from verdicts
-if export_official:
-    written = export_run(paths.root, export_official, models=[model.model for model in models])
-    print(f"official files: the test script's input {written.pop('')[-1]}; "
-          + "; ".join(f"{model}: {len(files)} files in {files[0].parent}" for model, files in written.items()))
-check_error_budget(evaluated, max_error_share, logs=paths.logs)  # fails the stage; what was computed stays
+result = evaluate.run(RunPaths(run_dir), evaluate.Params(
+    targets=targets, judge=judge, policy=policy, placebo=placebo, max_error_share=max_error_share,
+    cache_path=cache_path, export_official=export_official))  # fails if a target errored too often; results stay
+for target in result.targets:
+    print(target)
+if result.official_files:
+    files = dict(result.official_files)
+    print(f"official files: the test script's input {files.pop('')[-1]}; "
+          + "; ".join(f"{model}: {len(written)} files in {written[0].parent}" for model, written in files.items()))
 
 # %% [markdown]
 # What the evaluation cost, per option: repeated samples and placebo levels multiply the calls
@@ -90,17 +70,14 @@ check_error_budget(evaluated, max_error_share, logs=paths.logs)  # fails the sta
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-usage_by_option(latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values())
+result.cost_by_option
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-{model.model: k_distribution(o for o in results if o.model == model.model) for model in models}
+{target.model: k_distribution(o for o in result.outcomes if o.model == target.model) for target in result.targets}
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-import pandas as pd
-
-pd.DataFrame([{"model": o.model, "task": o.task_id, "sample": o.sample, "K": o.n_steps, "curve": o.curve,
-               "isolated": o.isolated, "k": o.k} for o in results])
+result.outcome_table()

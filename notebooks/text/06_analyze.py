@@ -66,43 +66,28 @@ prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt"
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-import json
-
 from IPython.display import Markdown, display
 
-from stad_utils import Ladder, Outcome, RunPaths, read_records, summarize_run, written_report
-from stad_utils.analysis import k_stability, run_funnel, run_truncation_table, usage_report, usage_table
+from stad_utils import RunPaths
+from stad_utils.analysis import usage_report
 from stad_utils.examples import open_run
-from stad_utils.plots import analysis_figures
-from stad_utils.store import read_usage
+from stad_utils.stages import analyze
 
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
-results = read_records(paths.outcomes, Outcome.model_validate)
-ladders = read_records(paths.ladders, Ladder.model_validate, missing_ok=True)
-summary = summarize_run(results, n_resamples=n_resamples, min_support=min_support,
-                        truncation=run_truncation_table(paths),  # replies cut off by max_tokens
-                        ladders=[ladder for ladder in ladders if ladder.verified],
-                        funnel=run_funnel(paths, ladders, results))
-usage = usage_table(read_usage(paths), prices)
-summary["usage"] = usage.to_dict(orient="records")
-paths.summary.write_text(json.dumps(summary, indent=2, default=float))
-paths.report.write_text(written_report(paths.root.name, summary))
-if any(numbers["k_stability"] for numbers in summary["models"].values()):
-    k_stability(results).to_csv(paths.root / "k_by_task.csv", index=False)  # k of every sample, per task
-display(Markdown(paths.report.read_text()))
+result = analyze.run(paths, analyze.Params(n_resamples=n_resamples, min_support=min_support, max_shown=max_shown,
+                                           prices=prices))
+display(Markdown(result.report))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-paths.figures.mkdir(exist_ok=True)
-for name, figure in analysis_figures(results, max_shown=max_shown, min_support=min_support,
-                                    n_resamples=n_resamples).items():
-    figure.savefig(paths.figures / f"{name}.png", dpi=110)
+for figure in result.figures.values():
+    display(figure)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-usage_report(usage)  # model calls, cache hits, tokens and seconds per stage, role and model
+usage_report(result.usage)  # model calls, cache hits, tokens and seconds per stage, role and model
 
 # %% [markdown] tags=["notebook-only"]
 # **Read the failures.** Each task's question, steps, variants and the model's replies with their
@@ -112,7 +97,7 @@ usage_report(usage)  # model calls, cache hits, tokens and seconds per stage, ro
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
-from stad_utils.browser import browser_widget
-
 if interactive:
+    from stad_utils.browser import browser_widget
+
     display(browser_widget(run_dir))

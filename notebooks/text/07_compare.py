@@ -54,31 +54,22 @@ interactive: bool = True  # show the failure browser widget (the pipeline sets F
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-import json
-
 from IPython.display import Markdown, display
 
-from stad_utils import Ladder, Outcome, RunPaths, read_records, written_report
-from stad_utils.compare import compare_run, comparison_report
+from stad_utils import RunPaths
 from stad_utils.examples import open_run
-from stad_utils.plots import comparison_figures
+from stad_utils.stages import compare
 
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
-results = [o for run in [run_dir, *other_runs] for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
-ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
-comparison = compare_run(results, ladders, n_permutations=n_permutations, n_resamples=n_resamples,
-                         min_support=min_support)
-paths.comparison.write_text(json.dumps(comparison, indent=2, default=float))
-summary = json.loads(paths.summary.read_text()) if paths.summary.exists() else {"models": {}}  # from 06_analyze
-paths.report.write_text(written_report(paths.root.name, summary) + "\n" + comparison_report(comparison))
-display(Markdown(comparison_report(comparison)))
+result = compare.run(paths, compare.Params(other_runs=other_runs, n_permutations=n_permutations,
+                                           n_resamples=n_resamples, min_support=min_support, max_shown=max_shown))
+display(Markdown(result.report))
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-paths.figures.mkdir(exist_ok=True)
-for name, figure in comparison_figures(results, comparison, max_shown=max_shown, min_support=min_support).items():
-    figure.savefig(paths.figures / f"{name}.png", dpi=110)
+for figure in result.figures.values():
+    display(figure)
 
 # %% [markdown]
 # The tasks on which the models disagree (a different k, or different verdicts on the same
@@ -87,12 +78,14 @@ for name, figure in comparison_figures(results, comparison, max_shown=max_shown,
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-from stad_utils.browser import browser_widget, disagreement_table
+from stad_utils.browser import disagreement_table
 
-disagreement_table([run_dir, *other_runs])
+disagreement_table(result.runs)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
 if interactive:
+    from stad_utils.browser import browser_widget
+
     display(browser_widget(run_dir, other_runs))

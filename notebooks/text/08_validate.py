@@ -58,43 +58,34 @@ sizes: list = [25, 50, 100, 200]  # numbers of tasks on the power curve
 repetitions: int = 10  # runs per number of tasks on the power curve
 
 # %%
-import json
+from IPython.display import display
 
 from stad_utils import RunPaths
-from stad_utils.analysis import skill_table
-from stad_utils.claims import diagnose, flag_weak_skills
-from stad_utils.simulate import Simulation
-from stad_utils.validation import (estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
-                                   run_chain, tasks_needed)
+from stad_utils.stages import validate
 
-simulation = {"step_accuracy": step_accuracy, "composition_penalty": composition_penalty, "seed": seed}
-planted = Simulation.model_validate(simulation)
-folder = RunPaths(run_dir).root / "validation"
-folder.mkdir(parents=True, exist_ok=True)
-verdicts = folder / "verdicts.jsonl"
-verdicts.unlink(missing_ok=True)  # the simulation is cheap and deterministic: never resume another setting's answers
-chain = run_chain(n_tasks, simulation, seed=seed, store=verdicts)
-print(f"{chain.target.model}: {len(chain.outcomes)} tasks, {chain.target.usage.calls} replies judged")
+result = validate.run(RunPaths(run_dir), validate.Params(
+    n_tasks=n_tasks, seed=seed, step_accuracy=step_accuracy, composition_penalty=composition_penalty, alpha=alpha,
+    sizes=sizes, repetitions=repetitions))
+print(f"{result.chain.target.model}: {len(result.chain.outcomes)} tasks, {result.chain.target.usage.calls} "
+      "replies judged")
 
 # %% [markdown]
 # **Which skills are weak?** One row per skill, most suspicious first:
 
 # %%
-flags = flag_weak_skills(chain.outcomes, chain.ladders, alpha=alpha)
-found = recovery(chain.outcomes, chain.ladders, planted, alpha=alpha)
-print(f"planted: {planted.weak_skills()}\nflagged: {found['flagged']}\n"
+found = result.found
+print(f"planted: {result.planted.weak_skills()}\nflagged: {found['flagged']}\n"
       f"precision {found['precision']:.2f}, recall {found['recall']:.2f}")
-flags.round(4)
+result.flags.round(4)
 
 # %% [markdown]
 # **Does it fail to chain?** 06's diagnosis of these outcomes (its headline, then the composition
 # gap), and the planted composition penalty estimated under the simulation's own model of chaining.
 
 # %%
-diagnosis = diagnose(chain.outcomes, chain.ladders, alpha=alpha)
+diagnosis, fit = result.diagnosis, result.penalty_fit
 print(diagnosis["headline"])
 print(f"weak skills: {diagnosis['weak_skills']}; composition failure: {diagnosis['composition_failure']}")
-fit = estimate_composition_penalty(chain.outcomes)
 print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
       f"(95% interval {fit['low']:.3f} to {fit['high']:.3f}, from {fit['n']} tasks)")
 
@@ -103,23 +94,13 @@ print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
 # accuracy alone (the bottleneck rate, descriptive, also depends on where the skill stands).
 
 # %%
-skill_table(chain.outcomes)[["skill", "occurrences", "isolated_accuracy", "bottleneck_rate"]].round(2)
+result.skills[["skill", "occurrences", "isolated_accuracy", "bottleneck_rate"]].round(2)
 
 # %% [markdown]
 # **Power curve.** Each run draws fresh tasks and fresh answers; the lines show how often the
 # diagnosis recovered what was planted, per number of tasks (grey: 80%).
 
 # %%
-trials = power_curve(simulation, sizes, repetitions, seed=seed, alpha=alpha)
-table = power_table(trials, planted.weak_skills())
-rates = [column for column in table.columns if column.startswith("found: ")] + ["skills_recovered",
-                                                                               "penalty_recovered"]
-needed = {column: tasks_needed(table, column) for column in rates}
-table.to_csv(folder / "power.csv", index=False)
-(folder / "validation.json").write_text(json.dumps(
-    {"target": chain.target.model, "planted": planted.model_dump(), "n_tasks": n_tasks, "alpha": alpha,
-     "single_run": found, "diagnosis": diagnosis, "tasks_needed_for_80_percent": needed}, indent=2, default=float))
-figure = plot_power(table)
-figure.savefig(folder / "power.png", dpi=110)
-print(f"tasks needed for 80%: {needed}")
-table.round(2)
+print(f"tasks needed for 80%: {result.tasks_needed}")
+display(result.figure)
+result.power.round(2)

@@ -1,4 +1,4 @@
-"""One function per arrow of the method; the notebooks call these and nothing else of substance.
+"""One function per arrow of the method; the stages (`stad_utils.stages`) call these with the records they read.
 
     tasks ─decompose─► decompositions ─build_ladders─► ladders ─evaluate─► verdicts ─► outcomes
 """

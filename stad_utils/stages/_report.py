@@ -1,0 +1,12 @@
+"""``report.md``: one text for the two stages that write it (06 the summary, 07 the summary and comparison)."""
+
+from __future__ import annotations
+
+from ..analysis import written_report
+from ..compare import comparison_report
+
+
+def markdown_report(run: str, summary: dict, comparison: dict | None = None) -> str:
+    """06's summary of every model, then 07's comparison when there is one."""
+    text = written_report(run, summary)
+    return text if comparison is None else text + "\n" + comparison_report(comparison)

@@ -1,0 +1,59 @@
+"""Stage 06: one model's outcomes analysed — the diagnosis, the funnel, accuracy per level, k,
+bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..analysis import k_stability, run_funnel, run_truncation_table, summarize_run, usage_table
+from ..files import write_atomic
+from ..plots import analysis_figures
+from ..records import Ladder, Outcome
+from ..store import RunPaths, read_records, read_usage
+from . import StageParams, StageResult
+from ._figures import save_figures
+from ._report import markdown_report
+
+
+class Params(StageParams):
+    n_resamples: int = 1000
+    min_support: int = 5
+    max_shown: int = 12
+    prices: dict = {}
+
+
+@dataclass
+class Result(StageResult):
+    summary: dict = field(default_factory=dict)
+    """What ``summary.json`` holds: the funnel and, per model, its numbers and diagnosis."""
+    report: str = ""
+    """``report.md``: the funnel, then per model its weakness profile and tables."""
+    figures: dict = field(default_factory=dict)
+    """The figures written to ``figures/``, by file name."""
+    usage: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.analysis.usage_table`)."""
+
+
+def run(paths: RunPaths, params: Params | None = None) -> Result:
+    """Summarise every model of the run, write the summary, the report and the figures."""
+    params = params or Params()
+    results = read_records(paths.outcomes, Outcome.model_validate)
+    ladders = read_records(paths.ladders, Ladder.model_validate, missing_ok=True)
+    summary = summarize_run(results, n_resamples=params.n_resamples, min_support=params.min_support,
+                            truncation=run_truncation_table(paths),  # replies cut off by max_tokens
+                            ladders=[ladder for ladder in ladders if ladder.verified],
+                            funnel=run_funnel(paths, ladders, results))
+    usage = usage_table(read_usage(paths), params.prices)
+    summary["usage"] = usage.to_dict(orient="records")
+    report = markdown_report(paths.root.name, summary)
+    written = [write_atomic(paths.summary, json.dumps(summary, indent=2, default=float)),
+               write_atomic(paths.report, report)]
+    if any(numbers["k_stability"] for numbers in summary["models"].values()):
+        written.append(write_atomic(paths.k_by_task, k_stability(results).to_csv(index=False)))
+    figures = analysis_figures(results, max_shown=params.max_shown, min_support=params.min_support,
+                               n_resamples=params.n_resamples)
+    written += save_figures(figures, paths.figures)
+    return Result(written=written, summary=summary, report=report, figures=figures, usage=usage)

@@ -1,0 +1,41 @@
+"""Stage 02: the teacher splits each task into steps and solves them, into ``decompositions.jsonl``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..records import Decomposition, Task
+from ..store import RecordFile, RunPaths, read_records, record_usage
+from ..chain import decompose
+from ..roles import open_judge, open_teacher
+from . import StageParams, StageResult
+
+
+class Params(StageParams):
+    teacher: Union[str, dict] = "oracle"
+    judge: dict = {}
+    cache_path: str = "../results/cache.sqlite"
+
+
+@dataclass
+class Result(StageResult):
+    decompositions: list[Decomposition] = field(default_factory=list)
+
+    @property
+    def consistent(self) -> list[Decomposition]:
+        """The decompositions whose last step equals the gold answer."""
+        return [d for d in self.decompositions if d.consistent]
+
+
+def run(paths: RunPaths, params: Params | None = None) -> Result:
+    """Decompose the tasks not decomposed yet, with the consistency filter, and record the teacher's usage."""
+    params = params or Params()
+
+    tasks = read_records(paths.tasks, Task.model_validate)
+    with open_teacher(params.teacher, cache_path=params.cache_path) as teaching, \
+            open_judge(params.judge, cache_path=params.cache_path) as llm_judge:
+        decompositions = RecordFile(paths.decompositions, Decomposition).extend(
+            tasks, compute=lambda todo: decompose(todo, teaching, llm_judge))
+    record_usage(paths, "02_decompose", {"teacher": teaching, "judge": llm_judge})
+    return Result(written=[paths.decompositions, paths.usage], decompositions=decompositions)

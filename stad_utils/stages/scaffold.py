@@ -1,0 +1,45 @@
+"""Stage 03: scaffold ladders and isolated questions of the consistent tasks, verified, into ``ladders.jsonl``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..records import Decomposition, Ladder
+from ..store import RecordFile, RunPaths, read_records, record_usage
+from ..chain import build_ladders
+from ..roles import open_judge, open_teacher
+from . import StageParams, StageResult
+
+
+class Params(StageParams):
+    teacher: Union[str, dict] = "oracle"
+    judge: dict = {}
+    drop_single_step: bool = False
+    placebo: bool = False
+    cache_path: str = "../results/cache.sqlite"
+
+
+@dataclass
+class Result(StageResult):
+    ladders: list[Ladder] = field(default_factory=list)
+
+    @property
+    def verified(self) -> list[Ladder]:
+        """The ladders whose every scaffold level the teacher solved."""
+        return [ladder for ladder in self.ladders if ladder.verified]
+
+
+def run(paths: RunPaths, params: Params | None = None) -> Result:
+    """Build and verify the ladders of the consistent decompositions not scaffolded yet."""
+    params = params or Params()
+
+    consistent = [d for d in read_records(paths.decompositions, Decomposition.model_validate) if d.consistent]
+    with open_teacher(params.teacher, cache_path=params.cache_path) as teaching, \
+            open_judge(params.judge, cache_path=params.cache_path) as llm_judge:
+        ladders = RecordFile(paths.ladders, Ladder).extend(
+            consistent, key=lambda d: d.task.task_id,
+            compute=lambda todo: build_ladders(todo, teaching, llm_judge, drop_single_step=params.drop_single_step,
+                                               placebo=params.placebo))
+    record_usage(paths, "03_scaffold", {"teacher": teaching, "judge": llm_judge})
+    return Result(written=[paths.ladders, paths.usage], ladders=ladders)

@@ -1,0 +1,45 @@
+"""Stage 01: the tasks of a run, generated or loaded from a benchmark, into ``tasks.jsonl``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..records import Task
+from ..store import RecordFile, RunPaths
+from ..tasks import load_tasks
+from . import StageParams, StageResult
+
+
+class Params(StageParams):
+    source: str = "generated"
+    data_path: str = ""
+    release: str = ""
+    n_tasks: int = 4
+    seed: int = 0
+    families: list[str] = ["word", "time"]
+    min_steps: int = 2
+    max_steps: int = 3
+    max_number: int = 5
+    keep_format_instruction: bool = True
+    skip_invalid: bool = False
+
+
+@dataclass
+class Result(StageResult):
+    tasks: list[Task] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    """The bad lines of a local file that ``skip_invalid`` skipped, each naming its file, line and field."""
+
+
+def run(paths: RunPaths, params: Params | None = None) -> Result:
+    """Load or generate the tasks and append the new ones to ``tasks.jsonl`` (a re-run keeps what it holds)."""
+    params = params or Params()
+
+    skipped: list = []
+    candidates = load_tasks(params.source, data_path=params.data_path or None, release=params.release or None,
+                            n_tasks=params.n_tasks, seed=params.seed, families=params.families,
+                            min_steps=params.min_steps, max_steps=params.max_steps, max_number=params.max_number,
+                            keep_format_instruction=params.keep_format_instruction,
+                            skip_invalid=params.skip_invalid, problems=skipped)
+    tasks = RecordFile(paths.tasks, Task).extend(candidates, compute=lambda todo: todo)
+    return Result(written=[paths.tasks], tasks=tasks, skipped=[str(problem) for problem in skipped])

@@ -1,0 +1,80 @@
+"""Stage 08: does the diagnosis find what was planted? A simulated target with known weaknesses,
+one run and a power curve, into the run's ``validation/`` folder."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..analysis import skill_table
+from ..claims import diagnose, flag_weak_skills
+from ..files import write_atomic
+from ..simulate import Simulation
+from ..store import RunPaths
+from ..validation import (Chain, estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
+                          run_chain, tasks_needed)
+from . import StageParams, StageResult
+from ._figures import save_figures
+
+
+class Params(StageParams):
+    n_tasks: int = 200
+    seed: int = 0
+    step_accuracy: dict[str, float] = {"multiplication": 0.4, "default": 0.95}
+    composition_penalty: float = 0.3
+    alpha: float = 0.05
+    sizes: list[int] = [25, 50, 100, 200]
+    repetitions: int = 10
+
+
+@dataclass
+class Result(StageResult):
+    planted: Simulation | None = None
+    chain: Chain | None = None
+    """The single run: its tasks, ladders, skills, simulated target and outcomes."""
+    flags: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """One row per skill, most suspicious first (`stad_utils.claims.flag_weak_skills`)."""
+    found: dict = field(default_factory=dict)
+    """What the single run recovered: the skills flagged, precision and recall."""
+    diagnosis: dict = field(default_factory=dict)
+    penalty_fit: dict = field(default_factory=dict)
+    """The composition penalty estimated under the simulation's own model of chaining."""
+    skills: pd.DataFrame = field(default_factory=pd.DataFrame)
+    power: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """How often the diagnosis recovered what was planted, per number of tasks."""
+    tasks_needed: dict = field(default_factory=dict)
+    """Per finding, the fewest tasks on the power curve that recover it 80% of the time."""
+    figure: object = None
+
+
+def run(paths: RunPaths, params: Params | None = None) -> Result:
+    """Plant, run, diagnose, and draw the power curve; write ``validation.json``, ``power.csv`` and ``power.png``."""
+    params = params or Params()
+    simulation = {"step_accuracy": params.step_accuracy, "composition_penalty": params.composition_penalty,
+                  "seed": params.seed}
+    planted = Simulation.model_validate(simulation)
+    folder = paths.validation
+    folder.mkdir(parents=True, exist_ok=True)
+    verdicts = folder / "verdicts.jsonl"
+    verdicts.unlink(missing_ok=True)  # the simulation is cheap and deterministic: never resume another setting's
+    chain = run_chain(params.n_tasks, simulation, seed=params.seed, store=verdicts)
+    found = recovery(chain.outcomes, chain.ladders, planted, alpha=params.alpha)
+    diagnosis = diagnose(chain.outcomes, chain.ladders, alpha=params.alpha)
+    trials = power_curve(simulation, params.sizes, params.repetitions, seed=params.seed, alpha=params.alpha)
+    power = power_table(trials, planted.weak_skills())
+    rates = [column for column in power.columns if column.startswith("found: ")] + ["skills_recovered",
+                                                                                   "penalty_recovered"]
+    needed = {column: tasks_needed(power, column) for column in rates}
+    figure = plot_power(power)
+    written = [verdicts, write_atomic(folder / "power.csv", power.to_csv(index=False)),
+               write_atomic(folder / "validation.json", json.dumps(
+                   {"target": chain.target.model, "planted": planted.model_dump(), "n_tasks": params.n_tasks,
+                    "alpha": params.alpha, "single_run": found, "diagnosis": diagnosis,
+                    "tasks_needed_for_80_percent": needed}, indent=2, default=float)),
+               *save_figures({"power": figure}, folder)]
+    return Result(written=written, planted=planted, chain=chain,
+                  flags=flag_weak_skills(chain.outcomes, chain.ladders, alpha=params.alpha), found=found,
+                  diagnosis=diagnosis, penalty_fit=estimate_composition_penalty(chain.outcomes),
+                  skills=skill_table(chain.outcomes), power=power, tasks_needed=needed, figure=figure)
