@@ -704,4 +704,7 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
         if is_bottleneck:
             text(x + 0.15, below + 1.3 * line, f"bottleneck step (step k = {k})", color=_BOTTLENECK_COLOUR,
                  fontweight="bold")
+    bottom = y - 0.12 + step_height + 0.25  # the figure ends just under the boxes, one inch of drawing per inch
+    fig.set_figheight(bottom)
+    ax.set_ylim(bottom, 0)
     return fig
