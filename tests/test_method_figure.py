@@ -1,5 +1,7 @@
 """The docs' method picture: one real ladder drawn from a run's records, with k and the bottleneck step marked."""
 
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -40,3 +42,16 @@ def test_an_unresolved_task_has_no_bottleneck():
     assert "Costs $2 and $3" in words  # data is drawn as typed, never as a formula
     assert "– not asked" in words and "1 × 1 = 1" in words
     plt.close("all")
+
+
+def test_the_method_page_reads_the_ladder_the_figure_draws(tmp_path):
+    ladder, outcome, verdicts = teaching_ladder(open_run(tmp_path / "example"))
+    page = (Path(__file__).resolve().parents[1] / "docs" / "method.md").read_text()
+    advice = ("docs/method.md reads another ladder than `python scripts/method_figure.py` draws from the saved "
+              "example run: update the page's worked example, and the figure")
+    assert f"**k = {outcome.k}**" in page, advice
+    for verdict in verdicts:
+        if verdict.variant in ("original", "scaffold"):
+            assert f"answers {verdict.extracted}" in page, advice
+    for step in ladder.steps:
+        assert f"= {step.answer}" in page.replace("$", ""), advice
