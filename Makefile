@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test chromium lab check notebooks benchmark clean
+.PHONY: install demo test chromium lab check notebooks benchmark docs clean
 
 # llama.cpp for any x86-64 CPU with AVX2, whatever the build machine advertises. Its default build is CPU-native
 # (GGML_NATIVE): on a VM that advertises AMX without letting a process use it, that build dies on its first
@@ -69,6 +69,12 @@ notebooks: $(STAMP)
 
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/judge_report.py
+
+# The documentation site, built strictly (a broken link, a missing page or a notebook that does not render fails it)
+# into site/; open site/index.html, or serve it: $(BIN)/python -m http.server -d site -b 127.0.0.1.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -d site
+	$(BIN)/python scripts/check_site.py site
 
 clean:  # keeps the portable llama.cpp wheel in $(WHEELHOUSE) (it takes minutes to build)
 	rm -rf $(VENV) results
