@@ -320,6 +320,8 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
 
     Keys: ``weak_skills`` (flagged, largest effect first), ``weak_skill_evidence`` (per
     flagged skill: ``isolated_accuracy``, ``others_accuracy``, ``effect``, ``p_adjusted``),
+    ``tested_skills`` (every skill tested, most significant first: ``isolated_accuracy``,
+    ``others_accuracy``, ``p_adjusted`` and ``weak``, whether it is named: the front page draws these),
     ``composition_failure``, ``composition_effect`` (the composition gap: ``value``, ``ci95``,
     ``n``, ``name``; ``None`` when it cannot be computed), ``test``, ``correction``, ``alpha``,
     ``skills_tested``, ``smallest_detectable_effect`` (the smallest deficit the family's first
@@ -346,6 +348,11 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
             {"skill": row.skill, "isolated_accuracy": estimate(row.accuracy, row.low, row.high, row.asked),
              "others_accuracy": estimate(row.rest_accuracy, row.rest_low, row.rest_high, row.rest_asked),
              "effect": float(row.effect), "p_adjusted": float(row.p_adjusted)} for row in flagged.itertuples()],
+        "tested_skills": [
+            {"skill": row.skill, "isolated_accuracy": estimate(row.accuracy, row.low, row.high, row.asked),
+             "others_accuracy": estimate(row.rest_accuracy, row.rest_low, row.rest_high, row.rest_asked),
+             "p_adjusted": float(row.p_adjusted), "weak": row.skill in set(flagged["skill"])}
+            for row in tests.sort_values(["p_adjusted", "skill"]).itertuples()],
         "composition_failure": bool(composition_p is not None and composition_p < alpha and gap["value"] < 0),
         "composition_effect": ({key: gap[key] for key in ("value", "ci95", "n", "name")} if has_gap else None),
         "composition_p_adjusted": composition_p,

@@ -463,13 +463,9 @@ def _named(model: str, result: dict) -> str:
     return f"{model} (simulated)" if marked else model
 
 
-def comparison_statement(result: dict) -> str:
-    """Plain-language sentences for `compare_models`: each claim with its interval, test and n.
-
-    A non-significant difference is written as "no significant difference detected" with the
-    smallest difference the sample could detect; a difference in bottleneck profiles is called
-    a difference in skills only if the help needed does not differ significantly as well.
-    """
+def accuracy_statement(result: dict) -> str:
+    """The first claim of `comparison_statement`: each model's accuracy as asked on the same tasks, their paired
+    difference with its interval, and whether it is significant (else the smallest difference detectable)."""
     a, b = (_named(model, result) for model in result["models"])
     if "difference_original" not in result:
         return f"No task was answered as asked by both {a} and {b}, so nothing is compared (check the endpoints)."
@@ -477,8 +473,7 @@ def comparison_statement(result: dict) -> str:
     parts = [f"On the {difference['n']} tasks both answered as asked, {a} solves "
              f"{share_words(accuracy[result['models'][0]])} and {b} {share_words(accuracy[result['models'][1]])}; "
              f"{a} − {b} = {difference_words(difference)}."]
-    accuracy_differs = difference["p_value"] < ALPHA
-    if accuracy_differs:
+    if difference["p_value"] < ALPHA:
         parts.append(f"The difference is significant ({difference['test']} {p_words(difference['p_value'])}, "
                      f"n = {difference['n']}).")
     else:
@@ -487,6 +482,21 @@ def comparison_statement(result: dict) -> str:
                  else "too few tasks to detect any difference")
         parts.append(f"No significant difference detected ({difference['test']} {p_words(difference['p_value'])}, "
                      f"n = {difference['n']}; {reach}).")
+    return " ".join(parts)
+
+
+def comparison_statement(result: dict) -> str:
+    """Plain-language sentences for `compare_models`: each claim with its interval, test and n.
+
+    A non-significant difference is written as "no significant difference detected" with the
+    smallest difference the sample could detect; a difference in bottleneck profiles is called
+    a difference in skills only if the help needed does not differ significantly as well.
+    """
+    parts = [accuracy_statement(result)]
+    if "difference_original" not in result:
+        return parts[0]
+    a, b = (_named(model, result) for model in result["models"])
+    accuracy_differs = result["difference_original"]["p_value"] < ALPHA
     help_numbers = result["help_needed"]
     help_differs = bool(help_numbers["n"]) and help_numbers["wilcoxon_p"] < ALPHA
     if help_differs:

@@ -391,7 +391,8 @@ def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN
 
 
 def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
-                           title: str = "Solved alone, failed whole?", *, skills: pd.DataFrame | None = None):
+                           title: str = "Each skill alone and inside its whole tasks", *,
+                           skills: pd.DataFrame | None = None):
     """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕).
 
     ``skills``: `shown_skill_table` of ``items``, when it is already computed.
@@ -410,12 +411,17 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
         ax.scatter(rows["isolated_accuracy"], y, color=colours[model], marker="o", s=80, label=f"{names[model]}: alone")
         ax.scatter(rows["whole_task_success"], y, color=colours[model], marker="X", s=80,
                    label=f"{names[model]}: whole task")
+        for y_row, (alone, whole, n) in zip(y, rows[["isolated_accuracy", "whole_task_success", "whole_n"]].values):
+            if not pd.isna(n):  # the number of tasks behind ✕, written beyond the line's right end
+                ax.text(np.nanmax([alone, whole]) + 0.02, y_row, f"{n:g} tasks", va="center", fontsize="xx-small",
+                        color=colours[model])
     ax.set_yticks(range(len(order)), readable(order))
     ax.invert_yaxis()
     ax.set(xlim=(-0.03, 1.03), xticks=np.linspace(0, 1, 6), xlabel="share solved")
     ax.legend()
-    _titled(fig, ax, title, "● the skill's steps asked alone, ✕ the tasks containing it asked whole; "
-                            f"a long line ending in ✕ on the left: done alone, failed in composition. {missing}")
+    _titled(fig, ax, title, "Descriptive, not a test: ● the skill's steps asked alone, ✕ the whole tasks that "
+                            "contain it. A whole task has more steps, so ✕ lies left of ● even for a model that "
+                            f"chains flawlessly; 06's composition gap is the measure of chaining. {missing}")
     _finish_with_legend(fig, ax)
     return fig
 
@@ -475,10 +481,78 @@ def _short_model_labels(items: Sequence[Outcome], models: Sequence[str]) -> tupl
     return [textwrap.fill(shortened[full[model]], 18) for model in models], f"Key: {key}. " if key else ""
 
 
-def plot_model_breaks(items: Sequence[Outcome], model: str, max_shown: int = MAX_SHOWN):
-    """One model's skills alone vs whole (`plot_isolated_vs_whole`), titled with its name: where it breaks."""
-    return plot_isolated_vs_whole([o for o in items if o.model == model], max_shown,
-                                  title=textwrap.fill(f"Where does {model_names(items)[model]} break?", 60))
+DIAGNOSIS_ROWS = 8
+"""Skills the front page's figure shows by name: every named one, then the closest calls."""
+
+
+def _interval_row(ax, y: float, entry: dict, colour: str, marker: str, filled: bool = True) -> None:
+    low, high = entry["ci95"]
+    ax.hlines(y, low, high, color=colour, linewidth=2.5 if filled else 1.5)
+    ax.scatter([entry["value"]], [y], s=70, marker=marker, zorder=3, color=colour if filled else "white",
+               edgecolors=colour, linewidths=1.5)
+
+
+def plot_diagnosis(numbers: dict, name: str, max_rows: int = DIAGNOSIS_ROWS):
+    """The evidence of one model's diagnosis, as its sentence states it (a model's entry of ``summary.json``).
+
+    Left, each tested skill asked alone (●, with its 95% interval and n) against the other skills' steps
+    (○): red when the diagnosis names it weak (Holm-adjusted), grey otherwise. Right, the composition gap
+    with its interval: red when the diagnosis claims a failure to chain. Nothing is drawn that the
+    diagnosis did not test, so the figure shows no skill as failing that the sentence does not name.
+    """
+    from .analysis import points
+    from .claims import p_words
+
+    diagnosis = numbers.get("diagnosis") or {}
+    tested = diagnosis.get("tested_skills") or []
+    shown = [e for e in tested if e["weak"]] + [e for e in tested if not e["weak"]]
+    shown = shown[:max(max_rows, sum(e["weak"] for e in tested))]
+    effect = diagnosis.get("composition_effect")
+    title = mathtext_plain(f"What the diagnosis of {short_names([name], 40)[name]} rests on")
+    if not shown and not (effect and effect.get("value") is not None):
+        return placeholder(title, "nothing was tested: too few answered isolated questions and whole tasks")
+    rows = max(len(shown), 1)
+    height = 2.6 + 0.34 * rows
+    fig, (skills_ax, gap_ax) = plt.subplots(2, 1, figsize=(10, height),
+                                            gridspec_kw={"height_ratios": [rows + 0.6, 1.4], "hspace": 0.6})
+    # Margins in inches, not shares, so that the labels keep their room whatever the number of rows.
+    fig.subplots_adjust(left=0.3, right=0.7, top=1 - 0.75 / height, bottom=0.45 / height)
+    for y, entry in enumerate(shown):
+        colour = "tab:red" if entry["weak"] else "tab:gray"
+        _interval_row(skills_ax, y + 0.15, entry["others_accuracy"], "tab:gray", "o", filled=False)
+        _interval_row(skills_ax, y - 0.15, entry["isolated_accuracy"], colour, "o")
+        verdict = f"named weak (Holm {p_words(entry['p_adjusted'])})" if entry["weak"] else "not named"
+        skills_ax.text(1.05, y, f"n = {entry['isolated_accuracy']['n']:g} · {verdict}", va="center",
+                       fontsize="small", color=colour)
+    skills_ax.set_yticks(range(len(shown)), [mathtext_plain(one_line([e["skill"]], 28)[0]) for e in shown])
+    skills_ax.set(xlim=(-0.02, 1.02), ylim=(rows - 0.5, -0.5), xticks=[0, 0.25, 0.5, 0.75, 1])
+    skills_ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
+    left_out = len(tested) - len(shown)
+    skills_ax.set_title(f"Asked alone: ● the skill, ○ the other skills ({len(tested)} tested"
+                        + (f", {left_out} more not named)" if left_out else ")"), fontsize="small", loc="left")
+    if not shown:
+        skills_ax.text(0.5, 0, "no skill had enough answered isolated questions", ha="center", va="center",
+                       fontsize="small")
+    if effect and effect.get("value") is not None:
+        claimed = bool(diagnosis.get("composition_failure"))
+        colour = "tab:red" if claimed else "tab:gray"
+        _interval_row(gap_ax, 0, effect, colour, "D")
+        adjusted = diagnosis.get("composition_p_adjusted")
+        verdict = ((f"fails to chain (Holm {p_words(adjusted)})" if adjusted is not None else "fails to chain")
+                   if claimed else "no failure to chain claimed")
+        gap_ax.text(1.1, 0, f"{points(effect['value'])} points, n = {effect['n']:g} tasks · {verdict}",
+                    va="center", fontsize="small", color=colour)
+    else:
+        gap_ax.text(1.1, 0, "not computed", va="center", fontsize="small", color="dimgray")
+    gap_ax.axvline(0, color="black", linewidth=0.8)
+    gap_ax.set(xlim=(-1.04, 1.04), ylim=(0.6, -0.6), yticks=[], xticks=[-1, -0.5, 0, 0.5, 1])
+    gap_ax.xaxis.set_major_formatter(lambda value, _: f"{value * 100:+.0f}".replace("-", "−").replace("+0", "0"))
+    gap_ax.set_title("Composition gap (points): whole task − every step alone",
+                     fontsize="small", loc="left")
+    for ax in (skills_ax, gap_ax):
+        ax.spines[["top", "right"]].set_visible(False)
+    fig.suptitle(title, fontsize="large", x=0.01, ha="left", y=1 - 0.12 / height, va="top")
+    return fig
 
 
 # ------------------------------------------------------------------------------------------ the notebooks' sets

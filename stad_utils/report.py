@@ -119,7 +119,7 @@ def _figure_uri(fig) -> str:
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80)
+    fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")  # labels and notes beside the axes
     plt.close(fig)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
@@ -189,31 +189,32 @@ def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
             "figure": figure}
 
 
-def _model_figures(paths: RunPaths, other_runs: Sequence[Path | str], models: Iterable[str]) -> dict[str, str]:
-    """Per model, the figure of its skills alone vs whole (`plots.plot_model_breaks`) as an embedded PNG."""
-    from .plots import plot_model_breaks
-    from .records import Outcome
-    from .store import read_records
+def _model_figures(models: dict) -> dict[str, str]:
+    """Per model of ``summary.json``, the evidence of its diagnosis (`plots.plot_diagnosis`) as an embedded PNG."""
+    from .plots import plot_diagnosis
 
-    items = [o for run in (paths.root, *map(Path, other_runs)) if RunPaths(run).outcomes.exists()
-             for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
-    return {model: _figure_uri(plot_model_breaks(items, model)) for model in models
-            if any(o.model == model for o in items)}
+    return {model: _figure_uri(plot_diagnosis(numbers, model)) for model, numbers in models.items()
+            if numbers.get("diagnosis")}
 
 
-def front_page(paths: RunPaths, other_runs: Sequence[Path | str] = ()) -> dict:
-    """The front page's facts: run, date, judge, models with their sentence and figure, and the funnel."""
+def front_page(paths: RunPaths) -> dict:
+    """The front page's facts: run, date, judge, models with their sentence and figure, each pair's
+    accuracy as asked on the same tasks (from 07), and the funnel."""
+    from .compare import accuracy_statement
+
     summary = _read_json(paths.summary)
+    comparison = _read_json(paths.comparison)
     manifest = _read_json(paths.manifest)
     invocations = manifest.get("invocations") or [{}]
     models = summary.get("models", {})
-    figures = _model_figures(paths, other_runs, models)
+    figures = _model_figures(models)
     funnel, dropped = funnel_steps(summary, paths)
     return {
         "run": manifest.get("run") or paths.root.name,
         "date": (invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
         "judge": _judge_versions(paths),
         "models": [model_entry(model, numbers, figures.get(model)) for model, numbers in models.items()],
+        "pairs": [accuracy_statement(pair) for pair in comparison.get("comparisons") or []],
         "funnel": funnel, "dropped": dropped,
     }
 
@@ -237,7 +238,7 @@ def write_html_report(paths: RunPaths, stages: tuple[str, ...] = ("06_analyze", 
     body, styles = notebook_html(executed)
     data = browser_data([paths.root, *other_runs], max_details=REPORT_DETAILS)
     page = _TEMPLATES.get_template("report.html.jinja").render(
-        front=front_page(paths, other_runs), contents=headings(body), styles=Markup(styles), body=Markup(body),
+        front=front_page(paths), contents=headings(body), styles=Markup(styles), body=Markup(body),
         browser=Markup(browser_section(data)) if data["tasks"] else None)
     write_atomic(paths.html, page)
     return paths.html
