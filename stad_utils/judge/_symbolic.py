@@ -115,22 +115,30 @@ _RESULT_SIGN = re.compile(r"=|\\approx|≈")
 _MATH_RUN = re.compile(r"(?:\\[A-Za-z]+|[0-9]|[{}()\[\]^_+\-*/.,√π]|\s|(?<![A-Za-z])[a-z](?![A-Za-z]))+")
 
 
+_APPROXIMATION_SIGN = re.compile(r"\\approx|≈")
+
+
 def _result_of(expression: str) -> str:
-    """The right-hand side of an expression's last ``=`` (``x = 2\\sqrt5`` → ``2\\sqrt5``)."""
-    return _RESULT_SIGN.split(expression)[-1].strip().rstrip(".,;")
+    """An expression as math-verify compares it: whole, relation signs and all, since math-verify compares an
+    equation's right-hand side with a value and a relation with a relation (``y=-\\frac12x+\\frac34`` with
+    ``2x+4y-3=0``); only an approximation is cut to what it approximates to."""
+    return _APPROXIMATION_SIGN.split(expression)[-1].strip().rstrip(".,;")
 
 
 def math_expression(sentence: str) -> str | None:
     """The one expression a concluding sentence states as its result, for math-verify; ``None`` if not just one.
 
-    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``, else the math written in the prose; of an
-    equation, its right-hand side. A sentence with two different expressions, or with math and
-    numbers in its prose, states no one result.
+    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``, whole (an equation with both sides, which
+    math-verify compares as it should: its right-hand side with a value, the whole with a relation),
+    else the math written in the prose after its last ``=``. A sentence with two different
+    expressions, or with math and numbers in its prose, states no one result.
 
     Examples
     --------
     >>> math_expression("Therefore, the area is $\\\\frac{3}{4}$.")
     '\\\\frac{3}{4}'
+    >>> math_expression("So the line is $y=-\\\\frac12x+\\\\frac34$.")
+    'y=-\\\\frac12x+\\\\frac34'
     >>> math_expression("so x = 2\\\\sqrt5")
     '2\\\\sqrt5'
     >>> math_expression("So $a = 3$ and $b = \\\\frac{1}{2}$.") is None
