@@ -1,6 +1,6 @@
 """How far can the judge be trusted? Precision, recall and undecided share on labelled real replies.
 
-The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 831 replies (one per line):
+The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 1,234 replies (one per line):
 
 * real replies of the embedded model (SmolLM2-135M-Instruct, two settings), from the quickstart
   run (every variant of its generated tasks) and to original questions of GSM8K, ToT-Arithmetic
@@ -15,7 +15,13 @@ finish reason, never a judge verdict) by a careful reading of the final answer i
 questions and gold answers are not stored in the fixture; they are read from ``../shared/data``.
 The ``dev`` split (618) was used while the judge was built; the ``held_out`` split (213: new
 quickstart replies and a second set of styled replies to other questions) was labelled after,
-and never looked at during development.
+and never looked at during development. ``held_out_r5`` (163) holds issue 17's failing classes,
+written and labelled blind. ``blind_math`` (240, issue 24) holds replies in the styles of strong
+models to MATH Level 5 and MATH-500 problems (boxed, "Final Answer: The final answer is",
+equations, intervals, several solutions, ``<think>`` blocks, chat-template tokens), written and
+labelled by someone who never saw the judge (its README: one reply per problem; labels
+``correct`` 170, ``wrong`` 50, ``no_answer`` 12, ``ambiguous`` 8), and measured once the judge was
+built; its task ids name a line of the benchmark file (``math500-17``).
 
 Measures, per split and benchmark (the judge's outcome against the label):
 
@@ -73,9 +79,17 @@ def benchmark_of(source: str) -> str:
     return "generated" if name == "generated" else name
 
 
-_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|tot_arithmetic)-(?P<line>\d+)")
-BY_FILE_LINE = {"held_out_r5"}
+_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|math500|tot_arithmetic)-(?P<line>\d+)")
+BY_FILE_LINE = {"held_out_r5", "blind_math"}
 """Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
+MATH_500 = "math500_test_prm800k.jsonl"
+"""MATH-500 (``math500-12``), posed as the project poses a MATH task (`stad_utils.tasks.load_tasks` ``math_hard``)."""
+
+
+def _benchmark_tasks(name: str, data_dir: Path) -> list:
+    if name == "math500":
+        return load_tasks("math_hard", data_path=str(data_dir / MATH_500))
+    return load_tasks(name, data_path=str(data_dir))
 
 
 def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
@@ -88,8 +102,9 @@ def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
     """
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     needed = {benchmark_of(row["source"]) for row in rows if "question" not in row or row["split"] in BY_FILE_LINE}
-    tasks = {name: load_tasks(name, data_path=str(data_dir)) for name in needed}
-    by_id = {task.task_id: task for found in tasks.values() for task in found}
+    tasks = {name: _benchmark_tasks(name, data_dir) for name in needed}
+    # MATH-500 is posed as MATH tasks, whose ids ("math_hard-12") would shadow MATH Level 5's: rows name its lines
+    by_id = {task.task_id: task for name, found in tasks.items() if name != "math500" for task in found}
     for row in rows:
         row["benchmark"] = benchmark_of(row["source"])
         if row["split"] in BY_FILE_LINE:
@@ -243,12 +258,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--splits", nargs="+", help="measure only these splits (default: every split)")
     parser.add_argument("--llm-judge", choices=["embedded"], help="an LLM judge for the undecided replies")
     parser.add_argument("--show-misses", action="store_true", help="print every reply the judge and label disagree on")
     parser.add_argument("--baselines", action="store_true",
                         help="also measure lm-eval's GSM8K filters on the same replies")
     args = parser.parse_args(argv)
-    rows = load_labelled(args.fixture, args.data)
+    rows = [row for row in load_labelled(args.fixture, args.data) if not args.splits or row["split"] in args.splits]
     with open_llm_judge(args.llm_judge) as llm_judge:
         frame = judge_rows(rows, llm_judge)
     alone = math_verify_alone_frame(rows)

@@ -170,8 +170,10 @@ def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, st
     return _assertion_past_a_value_called_wrong(rest[assertion.end():], kind)
 
 
-# "p=-1, p=\frac{15}{8}", "x = 2 and x = 3": several solutions, each named; no one of them is the result
-_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*[A-Za-z](?:_\{?\w+\}?)?\s*=(?!=)")
+# "p=-1, p=\frac{15}{8}", "x = 2 and x = 3": several solutions of one unknown; no one of them is the result (but
+# "a = 4, b = \frac12 and a + b = \frac92" states one)
+_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*(?P<name>[A-Za-z](?:_\{?\w+\}?)?)"
+                             r"\s*=(?!=)")
 
 
 def _result_part(span: str) -> tuple[str, bool]:
@@ -183,7 +185,8 @@ def _result_part(span: str) -> tuple[str, bool]:
     >>> _result_part("9 eggs * $2 = $18"), _result_part("p=-1, p=\\\\frac{15}{8}")
     ((' $18', True), ('p=-1, p=\\\\frac{15}{8}', False))
     """
-    if len(_NAMED_SOLUTION.findall(span)) > 1:
+    names = _NAMED_SOLUTION.findall(span)
+    if len(names) > len(set(names)):
         return span, False
     signs = [sign for sign in _RESULT.finditer(span) if span.count("{", 0, sign.start()) == span.count("}", 0, sign.start())]
     rest = span[signs[-1].end():] if signs else ""
@@ -436,9 +439,12 @@ def _math_of(item: JudgeItem, answer: _Answer) -> str | None:
     return math_expression(_without_the_questions_math(answer.span, item.question))
 
 
+_LATEX_MARK = re.compile(r"\\[A-Za-z]|[\^_{}]")  # a command, a power, a subscript or a group; "$" may be money
+
+
 def _heard_first(item: JudgeItem, span: str) -> bool:
     """Whether a reader's "wrong" waits for math-verify: for a LaTeX reference, or an answer written in LaTeX."""
-    return (item.answer_format or infer_format(item.reference)) == "latex" or not written_plainly(span)
+    return (item.answer_format or infer_format(item.reference)) == "latex" or bool(_LATEX_MARK.search(span))
 
 
 def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | _Undecided | _Unheard:

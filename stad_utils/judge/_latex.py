@@ -216,7 +216,8 @@ def solutions_in(text: str) -> list[str]:
     items = [item for item in _top_level_split(braces["items"] if braces else text, _SOLUTION_SEPARATOR) if item]
     named = [_NAMED.match(item) for item in items]
     if all(named) and len({match["name"] for match in named}) == 1:
-        items = [match["value"] for match in named]
+        # of a chain "r=\\frac{\\sqrt{596}}{3}=\\frac{2\\sqrt{149}}{3}", the value it ends on
+        items = [_top_level_split(match["value"], re.compile("="))[-1] for match in named]
     return items
 
 

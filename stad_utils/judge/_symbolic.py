@@ -119,19 +119,34 @@ _APPROXIMATION_SIGN = re.compile(r"\\approx|≈")
 
 
 def _result_of(expression: str) -> str:
+    """The right-hand side of an expression's last ``=`` (``x = 2\\sqrt5`` → ``2\\sqrt5``)."""
+    return _RESULT_SIGN.split(expression)[-1].strip().rstrip(".,;")
+
+
+def _whole(expression: str) -> str:
     """An expression as math-verify compares it: whole, relation signs and all, since math-verify compares an
     equation's right-hand side with a value and a relation with a relation (``y=-\\frac12x+\\frac34`` with
     ``2x+4y-3=0``); only an approximation is cut to what it approximates to."""
     return _APPROXIMATION_SIGN.split(expression)[-1].strip().rstrip(".,;")
 
 
+_SO = re.compile(r"[\s,;.]*(?:so|thus|hence|therefore|which gives|giving|and so|and thus)[\s,:]*", re.IGNORECASE)
+
+
+def _between_the_last_two(sentence: str) -> str:
+    """The prose between a sentence's last two math segments."""
+    *_, before_last, last = _MATH_SEGMENT.finditer(sentence)
+    return sentence[before_last.end():last.start()]
+
+
 def math_expression(sentence: str) -> str | None:
     """The one expression a concluding sentence states as its result, for math-verify; ``None`` if not just one.
 
-    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``, whole (an equation with both sides, which
-    math-verify compares as it should: its right-hand side with a value, the whole with a relation),
-    else the math written in the prose after its last ``=``. A sentence with two different
-    expressions, or with math and numbers in its prose, states no one result.
+    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``: one segment whole (an equation with both
+    sides, which math-verify compares as it should: its right-hand side with a value, the whole with
+    a relation), several by the right-hand sides they agree on; else the math written in the prose
+    after its last ``=``. A sentence with two different expressions, or with math and numbers in
+    its prose, states no one result.
 
     Examples
     --------
@@ -148,7 +163,9 @@ def math_expression(sentence: str) -> str | None:
                 _MATH_SEGMENT.finditer(sentence)]
     if segments and re.search(r"\d", _MATH_SEGMENT.sub(" ", sentence)):
         return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
-    if segments:
+    if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
+        candidates = {_whole(segments[-1])}  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last
+    elif segments:  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{\\sqrt{596}}{3}$" states one result only if all agree
         candidates = {_result_of(segment) for segment in segments}
     else:
         prose = _RESULT_SIGN.split(sentence)[-1]
