@@ -1,4 +1,4 @@
-"""The committed-answer reader: which spans of a reply commit to an answer (grammar in the package docstring).
+"""The committed-answer reader: which spans of a reply commit to an answer (grammar in docs/judge.md).
 
 Each extractor is a small function from the reply to the `Commitment` s of one form; `read_reply`
 gathers them in reply order. The reader knows nothing about the reference: what a span *means*
@@ -91,6 +91,22 @@ def without_chat_template(text: str) -> str:
     '\\nSo the area is 12.'
     """
     return _CHAT_TOKEN.sub("", text[:_end_of_reply(text)]) if _CHAT_TOKEN.search(text) else text
+
+
+_THINKING = re.compile(r"^.*</think>", re.DOTALL)
+
+
+def after_thinking(text: str) -> str:
+    """The reply after a reasoning model's ``<think>…</think>`` block, when an answer follows it: what the model
+    tried while thinking ("maybe 12? no…") is no commitment.
+
+    Examples
+    --------
+    >>> after_thinking("<think>Is it 12? No, 13.</think>\\nThe answer is $\\\\boxed{13}$.")
+    '\\nThe answer is $\\\\boxed{13}$.'
+    """
+    thinking = _THINKING.match(text)
+    return text[thinking.end():] if thinking and text[thinking.end():].strip() else text
 
 
 def _end_of_reply(text: str) -> int:
@@ -428,7 +444,7 @@ def concluding_sentence(text: str) -> Commitment | None:
 # ---------------------------------------------------------------- the reader
 
 def read_reply(text: str, *, truncated: bool = False, record_keys: tuple[str, ...] = ()) -> Reading:
-    """What a reply commits to, by the grammar of the package docstring.
+    """What a reply commits to, by the grammar of docs/judge.md.
 
     Parameters
     ----------
@@ -449,7 +465,7 @@ def read_reply(text: str, *, truncated: bool = False, record_keys: tuple[str, ..
     >>> read_reply("So far we have 16 - 3 - 4 = 9 eggs, and", truncated=True).final is None
     True
     """
-    text = without_chat_template(text)
+    text = after_thinking(without_chat_template(text))
     json_objects = json_regions(text)
     explicit = sorted(boxed_answers(text) + hash_answers(text) + json_answers(text, record_keys)
                       + answer_lines(text, skip=json_objects) + is_the_answer_sentences(text, skip=json_objects),

@@ -26,6 +26,7 @@ import re
 
 from ._extract import without_answer_words
 from ._numbers import as_number
+from ._symbolic import MATH_SEGMENT as _MATH_SEGMENT
 from ._symbolic import math_expression
 
 # ---------------------------------------------------------------- what of a committed span is the answer
@@ -43,12 +44,17 @@ def answer_math(span: str) -> str | None:
     Examples
     --------
     >>> answer_math("The final answer is $\\\\frac{3}{4}$"), answer_math("Jane started growing Sphere 3 hours ago")
-    ('$\\\\frac{3}{4}$', '3')
+    ('\\\\frac{3}{4}', '3')
+    >>> answer_math("Therefore, $x = \\\\frac{3}{4}$."), answer_math("3\\\\text{ hours}")
+    ('x = \\\\frac{3}{4}', '3\\\\text{ hours}')
     """
     span = without_answer_words(span.strip())
-    if not _PROSE.search(_NOT_PROSE.sub(" ", span)):
-        return span
-    return math_expression(span)
+    segments = _MATH_SEGMENT.findall(span)
+    if len(segments) == 1 and not re.search(r"\d", _MATH_SEGMENT.sub(" ", span)):
+        return next(part for part in segments[0] if part)  # "Therefore, $x = \\frac34$." is its math
+    if segments or _PROSE.search(_NOT_PROSE.sub(" ", span)):
+        return math_expression(span)
+    return span
 
 
 # ---------------------------------------------------------------- a normal form of LaTeX

@@ -109,7 +109,7 @@ def compare_math_verify(span: str, reference: str) -> bool | None:
     return _WORKER.compare(span, reference)
 
 
-_MATH_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+MATH_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _RESULT_SIGN = re.compile(r"=|\\approx|≈")
 # a run of LaTeX or plain math written in prose: commands, digits, operators, brackets (no words)
 _MATH_RUN = re.compile(r"(?:\\[A-Za-z]+|[0-9]|[{}()\[\]^_+\-*/.,√π]|\s|(?<![A-Za-z])[a-z](?![A-Za-z]))+")
@@ -135,7 +135,7 @@ _SO = re.compile(r"[\s,;.]*(?:so|thus|hence|therefore|which gives|giving|and so|
 
 def _between_the_last_two(sentence: str) -> str:
     """The prose between a sentence's last two math segments."""
-    *_, before_last, last = _MATH_SEGMENT.finditer(sentence)
+    *_, before_last, last = MATH_SEGMENT.finditer(sentence)
     return sentence[before_last.end():last.start()]
 
 
@@ -160,8 +160,8 @@ def math_expression(sentence: str) -> str | None:
     True
     """
     segments = [next(group for group in match.groups() if group is not None) for match in
-                _MATH_SEGMENT.finditer(sentence)]
-    if segments and re.search(r"\d", _MATH_SEGMENT.sub(" ", sentence)):
+                MATH_SEGMENT.finditer(sentence)]
+    if segments and re.search(r"\d", MATH_SEGMENT.sub(" ", sentence)):
         return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
     if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
         candidates = {_whole(segments[-1])}  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last

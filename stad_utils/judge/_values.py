@@ -498,9 +498,12 @@ FREE_TEXT = Kind("text", lambda text: [normalise_text(text)] if normalise_text(t
 """The whole span as one value: equal text is correct; other text is left to a later stage."""
 
 
+_LAYOUT = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\\\|&")  # "\end{align*}" closing a display is no expression
+
+
 def _latex_answer(text: str) -> list[str]:
     answer = answer_math(text)
-    return [answer] if answer and normal_form(answer) else []
+    return [answer] if answer and normal_form(_LAYOUT.sub("", answer)) else []
 
 
 LATEX = Kind("expression", _latex_answer, same_answer, lambda a, b: normal_form(a) == normal_form(b), scalar=False,
