@@ -169,3 +169,16 @@ def test_latex_numbers_are_read_whole():
     for case in TABLES["number_values"]:
         read = numbers.numbers_in(case["text"])
         assert [str(n.value) for n in read] == case["values"], case
+
+
+def test_a_think_block_is_passed_over_when_an_answer_follows_it():
+    reply = "<think>Maybe the answer is 12. Wait, 13.</think>\nThe sum is $\\boxed{13}$."
+    assert judge_one(reply, "13", "number").outcome == "correct"
+    assert judge_one("<think>So the answer is 12 or 13, I must check", "13", "number", truncated=True).outcome \
+        != "correct"  # cut off while thinking: nothing follows the block
+
+
+def test_a_display_closed_after_the_box_concludes_no_other_expression():
+    """MATH idx 116's own solution ends so: "&= \\boxed{\\frac{1}{350}}. \\end{align*}"."""
+    reply = "\\begin{align*}\nP &= \\frac{3}{1050} \\\\\n&= \\boxed{\\frac{1}{350}}.\n\\end{align*}"
+    assert judge_one(reply, "\\frac{1}{350}", "latex").outcome == "correct"
