@@ -36,6 +36,9 @@ _NOT_PROSE = re.compile(r"\\(?:text|mbox|textbf|mathrm)\{[^{}]*\}|\\[A-Za-z]+|\$
                         re.DOTALL)
 
 
+_CONNECTIVE = re.compile(r"^(?:so|thus|hence|therefore)\b,?\s*", re.IGNORECASE)  # "Therefore, x = 5" states x = 5
+
+
 def answer_math(span: str) -> str | None:
     """What of a committed span math-verify and the readers may read: the span without the words that announce it
     ("The final answer is"), or, when prose remains, the one expression it states (`math_expression`); never a
@@ -45,10 +48,10 @@ def answer_math(span: str) -> str | None:
     --------
     >>> answer_math("The final answer is $\\\\frac{3}{4}$"), answer_math("Jane started growing Sphere 3 hours ago")
     ('\\\\frac{3}{4}', '3')
-    >>> answer_math("Therefore, $x = \\\\frac{3}{4}$."), answer_math("3\\\\text{ hours}")
-    ('x = \\\\frac{3}{4}', '3\\\\text{ hours}')
+    >>> answer_math("Therefore, $x = \\\\frac{3}{4}$."), answer_math("3\\\\text{ hours}"), answer_math("Thus, x = 5")
+    ('x = \\\\frac{3}{4}', '3\\\\text{ hours}', 'x = 5')
     """
-    span = without_answer_words(span.strip())
+    span = _CONNECTIVE.sub("", without_answer_words(span.strip()))
     segments = _MATH_SEGMENT.findall(span)
     if len(segments) == 1 and not re.search(r"\d", _MATH_SEGMENT.sub(" ", span)):
         return next(part for part in segments[0] if part)  # "Therefore, $x = \\frac34$." is its math
@@ -326,7 +329,8 @@ def same_answer(reply: str, gold: str) -> bool | None:
         return same_relation(reply, gold)
     if intervals_in(gold) and len(solutions_in(gold)) == 1 or "\\cup" in gold:
         return same_intervals(reply, gold)
-    if len(solutions_in(gold)) > 1 or len(solutions_in(reply)) > 1:
+    number = same_number(reply, gold)  # "14,916" is one number, not the solutions 14 and 916
+    if number is None and (len(solutions_in(gold)) > 1 or len(solutions_in(reply)) > 1):
         return same_solutions(reply, gold)
     [item] = solutions_in(reply) or [reply]
-    return same_number(item, gold)
+    return number if number is not None else same_number(item, gold)
