@@ -330,7 +330,9 @@ def same_answer(reply: str, gold: str) -> bool | None:
     if intervals_in(gold) and len(solutions_in(gold)) == 1 or "\\cup" in gold:
         return same_intervals(reply, gold)
     number = same_number(reply, gold)  # "14,916" is one number, not the solutions 14 and 916
-    if number is None and (len(solutions_in(gold)) > 1 or len(solutions_in(reply)) > 1):
+    if number is not None:
+        return number
+    if len(solutions_in(gold)) > 1 or len(solutions_in(reply)) > 1:
         return same_solutions(reply, gold)
     [item] = solutions_in(reply) or [reply]
-    return number if number is not None else same_number(item, gold)
+    return same_number(item, gold)
