@@ -157,12 +157,17 @@ def test_a_plain_number_against_a_latex_number_is_wrong_only_when_math_verify_ag
 
 # ---------------------------------------------------------------- the named readers and their tables
 
-@pytest.mark.parametrize("name", ["relations", "solution_sets", "intervals", "latex_numbers"])
+@pytest.mark.parametrize("name", ["relations", "solution_sets", "intervals", "latex_numbers", "choices"])
 def test_each_math_reader_on_its_real_cases(name):
-    same = {"relations": latex.same_relation, "solution_sets": latex.same_solutions,
-            "intervals": latex.same_intervals, "latex_numbers": latex.same_number}[name]
+    same = {"relations": latex.same_relation, "solution_sets": latex.same_solutions, "intervals": latex.same_intervals,
+            "latex_numbers": latex.same_number, "choices": latex.same_choice}[name]
     for case in TABLES[name]:
         assert same(case["reply"], case["gold"]) is case["same"], case
+
+
+def test_a_unit_in_words_is_no_part_of_the_value_math_verify_compares():
+    for case in TABLES["units"]:
+        assert latex.without_unit(case["reply"]) == case["without"], case
 
 
 def test_latex_numbers_are_read_whole():
@@ -182,3 +187,12 @@ def test_a_display_closed_after_the_box_concludes_no_other_expression():
     """MATH idx 116's own solution ends so: "&= \\boxed{\\frac{1}{350}}. \\end{align*}"."""
     reply = "\\begin{align*}\nP &= \\frac{3}{1050} \\\\\n&= \\boxed{\\frac{1}{350}}.\n\\end{align*}"
     assert judge_one(reply, "\\frac{1}{350}", "latex").outcome == "correct"
+
+
+@pytest.mark.parametrize("module", ["_latex", "_symbolic", "_numbers"])
+def test_the_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"stad_utils.judge.{module}"))
+    assert result.attempted > 0 and result.failed == 0

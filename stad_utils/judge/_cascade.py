@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
-from ._latex import answer_math
+from ._latex import answer_math, without_unit
 from ._symbolic import compare_math_verify, math_expression
 from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, in_context, infer_format, kind_for, mentions_a_number,
                       normalise_text, parse_number, written_plainly)
@@ -630,9 +630,15 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided | _Unhear
 _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|about|around|nearly)\b", re.IGNORECASE)
 
 
+def _math_verify_says(math: str, reference: str) -> bool | None:
+    """math-verify on an answer and the reference, both without a unit in words, which it would read as a
+    factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``)."""
+    return compare_math_verify(without_unit(math), without_unit(reference))
+
+
 def _hear(item: JudgeItem, unheard: _Unheard) -> Judgement | _Undecided:
     """A reader's "wrong" stands when math-verify also finds the answer different; otherwise it is undecided."""
-    different = unheard.math is not None and compare_math_verify(unheard.math, item.reference) is False
+    different = unheard.math is not None and _math_verify_says(unheard.math, item.reference) is False
     if different:
         return replace(unheard.wrong, explanation=f"{unheard.wrong.explanation}; math-verify agrees")
     return _Undecided(unheard.span, f"{unheard.wrong.explanation}, but math-verify does not find it different",
@@ -644,7 +650,7 @@ def _math_verify(item: JudgeItem, undecided: _Undecided | _Unheard) -> Judgement
     if isinstance(undecided, _Unheard):
         return _hear(item, undecided)
     symbolic = (item.answer_format or infer_format(item.reference)) == "latex" or "\\" in (undecided.math or "")
-    equal = compare_math_verify(undecided.math, item.reference) if symbolic and undecided.math else None
+    equal = _math_verify_says(undecided.math, item.reference) if symbolic and undecided.math else None
     if equal is None or not equal and _APPROXIMATE.search(undecided.span):
         return undecided  # "15π ≈ 47.12. So the area is approximately 47.12." rounds what may be the reference
     return Judgement("correct" if equal else "wrong", undecided.math, "math_verify",

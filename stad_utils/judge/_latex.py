@@ -60,6 +60,23 @@ def answer_math(span: str) -> str | None:
     return span
 
 
+# ---------------------------------------------------------------- units in words
+
+_UNIT_IN_WORDS = re.compile(r"(?<=\S)\s*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z ]*\}(?:\^\{?[23]\}?)?\s*\.?$")
+
+
+def without_unit(latex: str) -> str:
+    """The answer without a unit written in words after its value (``8\\sqrt{3} \\text { square inches}``,
+    ``575\\text{ students}``, ``45 \\text{ units}^2``): MATH graders accept an answer with or without it.
+
+    Examples
+    --------
+    >>> without_unit(r"8\\sqrt{3} \\text { square inches}"), without_unit(r"\\text{(C)}"), without_unit(r"9\\text{ a.m.}")
+    ('8\\\\sqrt{3}', '\\\\text{(C)}', '9\\\\text{ a.m.}')
+    """
+    return _UNIT_IN_WORDS.sub("", latex)
+
+
 # ---------------------------------------------------------------- a normal form of LaTeX
 
 _SPACING = re.compile(r"\\[!,;:> ]|\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])|\\displaystyle|~|\s+|(?<!\\)\$")
@@ -88,9 +105,9 @@ def normal_form(text: str) -> str:
     ('(-\\\\infty,\\\\frac{1}{2}]', '14916', 'x\\\\neq5')
     """
     text = re.sub(r"^\\\(|\\\)$|^\\\[|\\\]$", "", text.strip().rstrip(".").strip())
-    text = _SPACING.sub("", _GROUPED_THOUSANDS.sub("", text))
-    for spelling, canonical in _SPELLINGS:
+    for spelling, canonical in _SPELLINGS:  # before the spaces go, which end a command ("\\le k")
         text = re.sub(spelling, canonical, text)
+    text = _SPACING.sub("", _GROUPED_THOUSANDS.sub("", text))
     return _BARE_ARGUMENT.sub(_braced_arguments, text).rstrip(".")
 
 
@@ -261,20 +278,45 @@ _INTERVAL = re.compile(r"^(?P<open>[(\[])(?P<low>[^,]+),(?P<high>[^,]+)(?P<close
 _MEMBERSHIP = re.compile(r"^[A-Za-z]\\in")
 
 
+_BOUND = r"(?P<{0}>[^<>=\\]+|[^<>=]*?\\(?:frac|sqrt|pi|infty)[^<>=]*?)"
+_CHAIN = re.compile(rf"^{_BOUND.format('low')}(?P<low_sign><|\\leq)(?P<name>[A-Za-z])(?P<high_sign><|\\leq){_BOUND.format('high')}$")
+_UPPER = re.compile(rf"^(?P<name>[A-Za-z])(?P<sign><|\\leq){_BOUND.format('bound')}$")
+_LOWER = re.compile(rf"^(?P<name>[A-Za-z])(?P<sign>>|\\geq){_BOUND.format('bound')}$")
+_OR = re.compile(r"\\text\{or\}|\bor\b|\\cup|\\lor")
+
+
+def _interval_of(part: str) -> tuple[str, str, str, str] | None:
+    """An interval, or the inequality of one unknown that states it (``-4 \\le k < 0`` is ``[-4,0)``)."""
+    if found := _INTERVAL.match(part):
+        return found["open"], found["low"], found["high"], found["close"]
+    if found := _CHAIN.match(part):
+        return ("(" if found["low_sign"] == "<" else "["), found["low"], found["high"], \
+            (")" if found["high_sign"] == "<" else "]")
+    if found := _UPPER.match(part):
+        return "(", "-\\infty", found["bound"], ")" if found["sign"] == "<" else "]"
+    if found := _LOWER.match(part):
+        return "(" if found["sign"] == ">" else "[", found["bound"], "\\infty", ")"
+    return None
+
+
 def intervals_in(text: str) -> list[tuple[str, str, str, str]] | None:
-    """The intervals of an answer written as intervals or a union of them (``x \\in`` dropped), each as its two
-    brackets and endpoints; ``None`` unless the whole answer is one.
+    """The intervals of an answer written as intervals or a union of them (``x \\in`` dropped), or as inequalities
+    of one unknown (``x < 2 \\text{ or } x > 3``), each as its two brackets and endpoints; ``None`` unless the
+    whole answer is one.
 
     Examples
     --------
     >>> intervals_in(r"(-\\infty, 0] \\cup (\\tfrac12, \\tfrac32]")
     [('(', '-\\\\infty', '0', ']'), ('(', '\\\\frac{1}{2}', '\\\\frac{3}{2}', ']')]
+    >>> intervals_in(r"x < 2 \\text{ or } x > 3"), intervals_in(r"-4 \\le k < 0")
+    ([('(', '-\\\\infty', '2', ')'), ('(', '3', '\\\\infty', ')')], [('[', '-4', '0', ')')])
     """
-    parts = _top_level_split(_MEMBERSHIP.sub("", normal_form(text)), re.compile(r"\\cup"))
-    found = [_INTERVAL.match(part) for part in parts]
-    if not all(found):
+    parts = _top_level_split(_MEMBERSHIP.sub("", normal_form(text)), _OR)
+    found = [_interval_of(part) for part in parts]
+    names = {match["name"] for part in parts for pattern in (_CHAIN, _UPPER, _LOWER) if (match := pattern.match(part))}
+    if not all(found) or len(names) > 1:
         return None
-    return [(m["open"], m["low"], m["high"], m["close"]) for m in found]
+    return found
 
 
 _INFINITY = re.compile(r"[-+]?\\infty")
@@ -313,6 +355,33 @@ def same_intervals(reply: str, gold: str) -> bool | None:
     return False if every_end_a_number else None
 
 
+# ---------------------------------------------------------------- choices
+
+_CHOICE = re.compile(r"^\(?(?P<letter>[A-E])\)?$")
+_CHOICE_FIRST = re.compile(r"^\((?P<letter>[A-E])\)")
+_TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
+
+
+def _unwrapped(latex: str) -> str:
+    return _TEXT_WRAPPER.sub(r"\1", normal_form(latex))
+
+
+def same_choice(reply: str, gold: str) -> bool | None:
+    """The letter of a multiple choice (``\\text{(C)}``): the reply's first label, whatever words follow it
+    (``\\text{(C) Plane}``); ``None`` unless the gold is a letter and the reply opens with a label.
+
+    Examples
+    --------
+    >>> same_choice(r"\\text{(C) Plane}", r"\\text{(C)}"), same_choice("(B)", r"\\text{(C)}"), same_choice("C", "(C)")
+    (True, False, True)
+    """
+    gold_choice = _CHOICE.match(_unwrapped(gold))
+    choice = _CHOICE.match(_unwrapped(reply)) or _CHOICE_FIRST.match(_unwrapped(reply))
+    if gold_choice is None or choice is None:
+        return None
+    return choice["letter"] == gold_choice["letter"]
+
+
 # ---------------------------------------------------------------- all readers
 
 def same_answer(reply: str, gold: str) -> bool | None:
@@ -325,9 +394,11 @@ def same_answer(reply: str, gold: str) -> bool | None:
     """
     if normal_form(reply) == normal_form(gold):
         return True
+    if _CHOICE.match(_unwrapped(gold)):
+        return same_choice(reply, gold)
     if relations_in(gold):
         return same_relation(reply, gold)
-    if intervals_in(gold) and len(solutions_in(gold)) == 1 or "\\cup" in gold:
+    if intervals_in(gold) and (len(solutions_in(gold)) == 1 or "\\cup" in gold):
         return same_intervals(reply, gold)
     number = same_number(reply, gold)  # "14,916" is one number, not the solutions 14 and 916
     if number is not None:
