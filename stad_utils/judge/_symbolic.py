@@ -42,14 +42,20 @@ def verify_in_this_process(span: str, reference: str, timeout: int | None = TIME
 
 
 def _expand_to_the_same(gold, answer) -> bool:
-    """Whether two expressions expand to one polynomial: math-verify misses some (``\\frac{3+3i}{2}`` and
-    ``\\frac32+\\frac32 i``); equal expansions are the same value, so this never credits a wrong answer."""
-    from sympy import Expr, expand
+    """Whether two expressions expand to one polynomial in the same letters: math-verify misses some
+    (``\\frac{3+3i}{2}`` and ``\\frac32+\\frac32 i``, whose ``i`` it gives two different assumptions); equal
+    expansions are the same value, so this never credits a wrong answer."""
+    from sympy import Expr, Symbol, expand
 
     if not isinstance(gold, Expr) or not isinstance(answer, Expr):
         return False
+
+    def by_name(expression: Expr) -> Expr:
+        return expression.xreplace({letter: Symbol(letter.name) for letter in expression.free_symbols
+                                    if isinstance(letter, Symbol)})
+
     try:
-        return expand(gold - answer) == 0
+        return expand(by_name(gold) - by_name(answer)) == 0
     except Exception:  # noqa: BLE001 -- sympy cannot expand it: math-verify's verdict stands
         return False
 
