@@ -43,9 +43,10 @@ The tables also split real model replies from styled ones, and give the measures
 math-verify stages leave undecided (an LLM judge, if one is set, decides them from their bounded
 span alone), and the cut-off replies that committed to nothing ("no answer" by design, never sent).
 
-**Baselines** on the same replies (``--baselines``, math-verify alone always): lm-eval's GSM8K filters (``strict-match``:
-the number after ``####``; ``flexible-extract``: the last number in the reply; both compared as
-lm-eval does, as text without ``,``, ``$`` and a final ``.``) and math-verify alone (the whole
+**Baselines** on the same replies (math-verify alone always; lm-eval with ``--baselines``): lm-eval's
+GSM8K filters (``strict-match``: the number after ``####``; ``flexible-extract``: the last number in
+the reply; both compared as lm-eval does, as text without ``,``, ``$`` and a final ``.``) and
+math-verify alone (the whole
 reply parsed and verified against the gold answer). A baseline decides every reply: what it does
 not credit is wrong.
 

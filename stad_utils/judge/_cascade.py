@@ -101,7 +101,8 @@ _HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|either|might b
 _MODAL = re.compile(r"\b(?:could|might) be\b", re.IGNORECASE)
 _COPULA = re.compile(r"\b(?:is|are|equals?)\b|=")
 # A relation other than "=" states a bound or an exclusion, not a value: "x \neq 5", "x \geq 5", "x > 5"
-_RELATION_SIGN = re.compile(r"\\(?:neq?|leq?|geq?|lt|gt)(?![A-Za-z])|[≤≥≠]|(?<=[\w)}$])\s*[<>](?!-)(?=\s*[-\w(\\$])")
+_RELATION_SIGN = re.compile(r"\\(?:neq?|leq?|geq?|lt|gt)(?![A-Za-z])|[≤≥≠]"
+                            r"|(?<=[\w)}$])\s*[<>](?!-)(?=\s*[-\w(\\$])")
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|neither|nor)\b|n['’]t\b", re.IGNORECASE)
 _NEGATED_WINDOW = re.compile(r"^\W*(?:\w+(?:\W+|$)){0,3}")  # the few words a negation applies to
 _ASSERTION_AFTER_NEGATION = re.compile(
@@ -172,8 +173,8 @@ def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, st
 
 # "p=-1, p=\frac{15}{8}", "x = 2 and x = 3": several solutions of one unknown; no one of them is the result (but
 # "a = 4, b = \frac12 and a + b = \frac92" states one)
-_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*(?P<name>[A-Za-z](?:_\{?\w+\}?)?)"
-                             r"\s*=(?!=)")
+_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*"
+                             r"(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
 
 
 def _result_part(span: str) -> tuple[str, bool]:
@@ -188,7 +189,8 @@ def _result_part(span: str) -> tuple[str, bool]:
     names = _NAMED_SOLUTION.findall(span)
     if len(names) > len(set(names)):
         return span, False
-    signs = [sign for sign in _RESULT.finditer(span) if span.count("{", 0, sign.start()) == span.count("}", 0, sign.start())]
+    signs = [sign for sign in _RESULT.finditer(span)
+             if span.count("{", 0, sign.start()) == span.count("}", 0, sign.start())]
     rest = span[signs[-1].end():] if signs else ""
     return (rest, True) if rest.strip() else (span, False)
 

@@ -62,7 +62,8 @@ def answer_math(span: str) -> str | None:
 
 # ---------------------------------------------------------------- units in words
 
-_UNIT_IN_WORDS = re.compile(r"(?<=\S)\s*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z ]*\}(?:\^\{?[23]\}?)?\s*\.?$")
+_UNIT_IN_WORDS = re.compile(r"(?<=\S)\s*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z ]*\}"
+                            r"(?:\^\{?[23]\}?)?\s*\.?$")
 
 
 def without_unit(latex: str) -> str:
@@ -71,8 +72,10 @@ def without_unit(latex: str) -> str:
 
     Examples
     --------
-    >>> without_unit(r"8\\sqrt{3} \\text { square inches}"), without_unit(r"\\text{(C)}"), without_unit(r"9\\text{ a.m.}")
-    ('8\\\\sqrt{3}', '\\\\text{(C)}', '9\\\\text{ a.m.}')
+    >>> without_unit(r"8\\sqrt{3} \\text { square inches}"), without_unit(r"\\text{(C)}")
+    ('8\\\\sqrt{3}', '\\\\text{(C)}')
+    >>> without_unit(r"9\\text{ a.m.}")
+    '9\\\\text{ a.m.}'
     """
     return _UNIT_IN_WORDS.sub("", latex)
 
@@ -164,8 +167,10 @@ def same_number(reply: str, gold: str) -> bool | None:
 
     Examples
     --------
-    >>> same_number(r"\\dfrac{9}{4}", r"2\\frac14"), same_number("7", r"7\\text{ dollars}"), same_number(r"\\sqrt{4}", "4")
-    (True, True, None)
+    >>> same_number(r"\\dfrac{9}{4}", r"2\\frac14"), same_number("7", r"7\\text{ dollars}")
+    (True, True)
+    >>> same_number(r"\\sqrt{4}", "4") is None
+    True
     """
     read = _as_latex_number(normal_form(reply)), _as_latex_number(normal_form(gold))
     if None in read:
@@ -279,7 +284,8 @@ _MEMBERSHIP = re.compile(r"^[A-Za-z]\\in")
 
 
 _BOUND = r"(?P<{0}>[^<>=\\]+|[^<>=]*?\\(?:frac|sqrt|pi|infty)[^<>=]*?)"
-_CHAIN = re.compile(rf"^{_BOUND.format('low')}(?P<low_sign><|\\leq)(?P<name>[A-Za-z])(?P<high_sign><|\\leq){_BOUND.format('high')}$")
+_CHAIN = re.compile(rf"^{_BOUND.format('low')}(?P<low_sign><|\\leq)(?P<name>[A-Za-z])"
+                    rf"(?P<high_sign><|\\leq){_BOUND.format('high')}$")
 _UPPER = re.compile(rf"^(?P<name>[A-Za-z])(?P<sign><|\\leq){_BOUND.format('bound')}$")
 _LOWER = re.compile(rf"^(?P<name>[A-Za-z])(?P<sign>>|\\geq){_BOUND.format('bound')}$")
 _OR = re.compile(r"\\text\{or\}|\bor\b|\\cup|\\lor")
@@ -334,15 +340,18 @@ def same_intervals(reply: str, gold: str) -> bool | None:
 
     Examples
     --------
-    >>> same_intervals(r"(3,\\infty) \\cup (-\\infty,-1)", r"(-\\infty,-1)\\cup(3,\\infty)"), same_intervals("(-1,3]", "(-1,3)")
-    (True, False)
+    >>> same_intervals(r"(3,\\infty) \\cup (-\\infty,-1)", r"(-\\infty,-1)\\cup(3,\\infty)")
+    True
+    >>> same_intervals("(-1,3]", "(-1,3)")
+    False
     """
     read, gold_read = intervals_in(reply), intervals_in(gold)
     if not read or not gold_read:
         return None
     unmatched = list(gold_read)
     for interval in read:
-        match = next((candidate for candidate in unmatched if interval[0] == candidate[0] and interval[3] == candidate[3]
+        match = next((candidate for candidate in unmatched
+                      if (interval[0], interval[3]) == (candidate[0], candidate[3])
                       and all(_same_endpoint(a, b) for a, b in zip(interval[1:3], candidate[1:3]))), None)
         if match is None:
             break

@@ -66,7 +66,7 @@ _TEX_FRACTION = (r"\\[dt]?frac\s*(?:\{(?P<tex_num>\d+)\}|(?P<tex_num_digit>\d))"
                  r"\s*(?:\{(?P<tex_den>\d+)\}|(?P<tex_den_digit>\d))")
 _DIGITS = (r"(?P<sign>[-−])?(?P<currency>\\?\$\s?|[€£]\s?)?"
            rf"(?:{_TEX_FRACTION}"
-           rf"|(?P<int>\d{{1,3}}(?:{_THOUSANDS}\d{{3}})+|\d+)(?P<dec>\.\d+)?"  # 1,234.50 (separators in groups of three)
+           rf"|(?P<int>\d{{1,3}}(?:{_THOUSANDS}\d{{3}})+|\d+)(?P<dec>\.\d+)?"  # 1,234.50 (groups of three)
            r"(?:\s*/\s*(?P<den>\d+)(?![/\d]))?)")                    # 3/4
 _DIGIT_NUMBER = re.compile(
     rf"""(?<![\w.,/:\-−–])        # not inside a word, a decimal, a list "1,2", a date or a clock
@@ -95,7 +95,8 @@ def _number_from(match: re.Match) -> Number | None:
 
 _STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
 # A number that is an operand of LaTeX, not a value of its own: under a root, in a power or subscript, in a
-# command's argument (``\sqrt{17}``, ``2^{10}``, ``\frac{\sqrt3}{2}``), or a coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
+# command's argument (``\sqrt{17}``, ``2^{10}``, ``\frac{\sqrt3}{2}``), or a
+# coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
 _OPERAND_AFTER = re.compile(r"(?:[\^_]|\\sqrt(?:\[\d+\])?|(?:\\(?!(?:text\w*|mbox|math\w*|boxed|fbox|displaystyle)\b)"
                             r"[A-Za-z]+|\}|[\^_])\s*\{)\s*$")
 _OPERAND_BEFORE = re.compile(r"^\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|frac|dfrac|tfrac|theta|alpha|beta|phi|infty|"
@@ -119,7 +120,7 @@ def digit_numbers(text: str) -> list[Found]:
     --------
     >>> [str(f.number.value) for f in digit_numbers("She pays $1,234.50 for 3/4 of it, not 1,2,3 (Step 2).")]
     ['2469/2', '3/4']
-    >>> [f.number and str(f.number.value) for f in digit_numbers(r"$14{,}916$, $\\frac3{3}$, $\\sqrt{17}$, $90^\\circ$")]
+    >>> [f.number and str(f.number.value) for f in digit_numbers(r"$14{,}916$ $\\frac3{3}$ $\\sqrt{17}$ $90^\\circ$")]
     ['14916', '1', None, '90']
     """
     blanked = _STEP_LABEL.sub(lambda label: " " * len(label.group(0)), text)
@@ -135,12 +136,12 @@ _MIXED_NUMBER = re.compile(rf"(?<![\w.,/:\-−–^_])(?P<sign>[-−])?(?P<whole>
 
 
 def mixed_numbers(text: str) -> list[Found]:
-    """Mixed numbers in LaTeX: ``2\\frac{1}{2}`` is 5/2 (MATH writes its answers so: ``6\\frac15``, ``137 \\frac{1}{2}``);
-    a whole number before an improper fraction is a product, left unclear.
+    """Mixed numbers in LaTeX: ``2\\frac{1}{2}`` is 5/2 (MATH writes its answers so: ``6\\frac15``,
+    ``137 \\frac{1}{2}``); a whole number before an improper fraction is a product, left unclear.
 
     Examples
     --------
-    >>> [f.number and str(f.number.value) for f in mixed_numbers(r"$6\\frac15$ or $137 \\frac{1}{2}$, not $2\\frac{5}{3}$")]
+    >>> [f.number and str(f.number.value) for f in mixed_numbers(r"$6\\frac15$, $137 \\frac{1}{2}$, $2\\frac{5}{3}$")]
     ['31/5', '275/2', None]
     """
     found = []

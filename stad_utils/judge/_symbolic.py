@@ -183,7 +183,8 @@ def math_expression(sentence: str) -> str | None:
     if segments and re.search(r"\d", MATH_SEGMENT.sub(" ", sentence)):
         return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
     if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
-        candidates = {_whole(segments[-1])}  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last
+        # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last
+        candidates = {_whole(segments[-1])}
     elif segments:  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{\\sqrt{596}}{3}$" states one result only if all agree
         candidates = {_result_of(segment) for segment in segments}
     else:
