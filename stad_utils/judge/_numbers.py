@@ -99,8 +99,9 @@ _STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
 # coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
 _OPERAND_AFTER = re.compile(r"(?:[\^_]|\\sqrt(?:\[\d+\])?|(?:\\(?!(?:text\w*|mbox|math\w*|boxed|fbox|displaystyle)\b)"
                             r"[A-Za-z]+|\}|[\^_])\s*\{)\s*$")
-_OPERAND_BEFORE = re.compile(r"^\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|frac|dfrac|tfrac|theta|alpha|beta|phi|infty|"
-                             r"sin|cos|tan|cot|sec|csc|log|ln|exp)\b|i\b|!(?!=))")
+# (a factorial "5!" and an imaginary "4i" only written against the digits: "18 in all", "It is 18! So" are prose)
+_OPERAND_BEFORE = re.compile(r"^(?:\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|frac|dfrac|tfrac|theta|alpha|beta|phi|"
+                             r"infty|sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z]))|i\b|!(?!=|\s*(?:[A-Z]|$)))")
 
 
 def _an_operand(text: str, match: re.Match) -> bool:
