@@ -590,7 +590,8 @@ def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judge
 
 
 def _another_number(item: JudgeItem, reading: Reading, undecided: _Undecided) -> _Unheard | _Undecided:
-    """A LaTeX reference that is one number (``\\frac{5}{16}``), answered in plain text with another number: wrong.
+    """A LaTeX reference that is one number (``\\frac{5}{16}``), answered in plain text with another number: wrong,
+    once math-verify agrees (`_hear`).
 
     "The probability … is 1/100." is read as a number. An equal number is left to math-verify or
     a later stage: the number reader does not see everything a plain sentence may do to a number
