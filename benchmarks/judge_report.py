@@ -1,6 +1,6 @@
 """How far can the judge be trusted? Precision, recall and undecided share on labelled real replies.
 
-The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 831 replies (one per line):
+The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 1,234 replies (one per line):
 
 * real replies of the embedded model (SmolLM2-135M-Instruct, two settings), from the quickstart
   run (every variant of its generated tasks) and to original questions of GSM8K, ToT-Arithmetic
@@ -15,7 +15,13 @@ finish reason, never a judge verdict) by a careful reading of the final answer i
 questions and gold answers are not stored in the fixture; they are read from ``../shared/data``.
 The ``dev`` split (618) was used while the judge was built; the ``held_out`` split (213: new
 quickstart replies and a second set of styled replies to other questions) was labelled after,
-and never looked at during development.
+and never looked at during development. ``held_out_r5`` (163) holds issue 17's failing classes,
+written and labelled blind. ``blind_math`` (240, issue 24) holds replies in the styles of strong
+models to MATH Level 5 and MATH-500 problems (boxed, "Final Answer: The final answer is",
+equations, intervals, several solutions, ``<think>`` blocks, chat-template tokens), written and
+labelled by someone who never saw the judge (its README: one reply per problem; labels
+``correct`` 170, ``wrong`` 50, ``no_answer`` 12, ``ambiguous`` 8), and measured once the judge was
+built; its task ids name a line of the benchmark file (``math500-17``).
 
 Measures, per split and benchmark (the judge's outcome against the label):
 
@@ -23,7 +29,13 @@ Measures, per split and benchmark (the judge's outcome against the label):
 * **recall** of "correct" on decided items: of the replies labelled correct that the judge
   decided (correct, wrong or no answer), the share it calls correct;
 * **undecided**: of the replies that commit to an answer (labelled correct or wrong), the share
-  the judge left undecided (for an LLM judge to settle).
+  the judge left undecided (for an LLM judge to settle);
+* **false wrong**: of the replies labelled correct, the share the judge calls wrong or no answer
+  (both count as a failure in k): the harm issue 24 is about.
+
+Beside the judge's measures, every table of splits gives **math-verify alone** on the same
+replies (``mv_`` columns: the whole reply parsed and verified against the gold answer; what it
+does not credit is wrong).
 
 The tables also split real model replies from styled ones, and give the measures per deciding stage.
 
@@ -31,14 +43,15 @@ The tables also split real model replies from styled ones, and give the measures
 math-verify stages leave undecided (an LLM judge, if one is set, decides them from their bounded
 span alone), and the cut-off replies that committed to nothing ("no answer" by design, never sent).
 
-**Baselines** on the same replies (``--baselines``): lm-eval's GSM8K filters (``strict-match``:
-the number after ``####``; ``flexible-extract``: the last number in the reply; both compared as
-lm-eval does, as text without ``,``, ``$`` and a final ``.``) and math-verify alone (the whole
+**Baselines** on the same replies (math-verify alone always; lm-eval with ``--baselines``): lm-eval's
+GSM8K filters (``strict-match``: the number after ``####``; ``flexible-extract``: the last number in
+the reply; both compared as lm-eval does, as text without ``,``, ``$`` and a final ``.``) and
+math-verify alone (the whole
 reply parsed and verified against the gold answer). A baseline decides every reply: what it does
 not credit is wrong.
 
     python benchmarks/judge_report.py                      # deterministic and math-verify stages
-    python benchmarks/judge_report.py --baselines          # and lm-eval's filters and math-verify alone
+    python benchmarks/judge_report.py --baselines          # and lm-eval's filters
     python benchmarks/judge_report.py --llm-judge embedded  # SmolLM2-135M as the LLM judge for what is left
     python benchmarks/judge_report.py --show-misses         # print every disagreement with its reason
 """
@@ -67,9 +80,17 @@ def benchmark_of(source: str) -> str:
     return "generated" if name == "generated" else name
 
 
-_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|tot_arithmetic)-(?P<line>\d+)")
-BY_FILE_LINE = {"held_out_r5"}
+_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|math500|tot_arithmetic)-(?P<line>\d+)")
+BY_FILE_LINE = {"held_out_r5", "blind_math"}
 """Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
+MATH_500 = "math500_test_prm800k.jsonl"
+"""MATH-500 (``math500-12``), posed as the project poses a MATH task (`stad_utils.tasks.load_tasks` ``math_hard``)."""
+
+
+def _benchmark_tasks(name: str, data_dir: Path) -> list:
+    if name == "math500":
+        return load_tasks("math_hard", data_path=str(data_dir / MATH_500))
+    return load_tasks(name, data_path=str(data_dir))
 
 
 def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
@@ -82,8 +103,9 @@ def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
     """
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     needed = {benchmark_of(row["source"]) for row in rows if "question" not in row or row["split"] in BY_FILE_LINE}
-    tasks = {name: load_tasks(name, data_path=str(data_dir)) for name in needed}
-    by_id = {task.task_id: task for found in tasks.values() for task in found}
+    tasks = {name: _benchmark_tasks(name, data_dir) for name in needed}
+    # MATH-500 is posed as MATH tasks, whose ids ("math_hard-12") would shadow MATH Level 5's: rows name its lines
+    by_id = {task.task_id: task for name, found in tasks.items() if name != "math500" for task in found}
     for row in rows:
         row["benchmark"] = benchmark_of(row["source"])
         if row["split"] in BY_FILE_LINE:
@@ -119,6 +141,7 @@ def trust_table(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
         decided = group["outcome"].isin(["correct", "wrong", "no_answer"])
         committed = group["label"].isin(["correct", "wrong"])
         undecided = group["outcome"] == "undecided"
+        called_wrong = group["outcome"].isin(["wrong", "no_answer"])
         return pd.Series({
             "replies": len(group), "labelled_correct": int(labelled_correct.sum()),
             "judged_correct": int(said_correct.sum()),
@@ -126,6 +149,8 @@ def trust_table(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
             "recall": ((said_correct & labelled_correct).sum() / (labelled_correct & decided).sum()
                        if (labelled_correct & decided).any() else None),
             "undecided_of_committed": (undecided & committed).sum() / committed.sum() if committed.any() else None,
+            "false_wrong": (called_wrong & labelled_correct).sum() / labelled_correct.sum()
+            if labelled_correct.any() else None,
             "errors": int((group["outcome"] == "error").sum()),
         })
 
@@ -187,15 +212,28 @@ def math_verify_alone_outcome(response: str | None, reference: str, answer_forma
 
 
 def baseline_frame(rows: list[dict]) -> pd.DataFrame:
-    """One row per reply and baseline method, with its label (see the module docstring)."""
+    """One row per reply and lm-eval's baseline methods, with its label (see the module docstring)."""
     methods = {
         "lm-eval strict-match": lambda row: lm_eval_outcome(row["response"], row["reference"], flexible=False),
         "lm-eval flexible-extract": lambda row: lm_eval_outcome(row["response"], row["reference"], flexible=True),
-        "math-verify alone": lambda row: math_verify_alone_outcome(row["response"], row["reference"],
-                                                                  row["answer_format"]),
     }
     return pd.DataFrame([{"method": name, "split": row["split"], "benchmark": row["benchmark"], "label": row["label"],
                           "outcome": outcome(row)} for name, outcome in methods.items() for row in rows])
+
+
+def math_verify_alone_frame(rows: list[dict]) -> pd.DataFrame:
+    """One row per reply: its label and math-verify alone's outcome."""
+    return pd.DataFrame([{"split": row["split"], "benchmark": row["benchmark"], "label": row["label"],
+                          "kind": "real" if row["source"].startswith("embedded/") else "styled",
+                          "outcome": math_verify_alone_outcome(row["response"], row["reference"],
+                                                               row["answer_format"])} for row in rows])
+
+
+def beside_math_verify_alone(frame: pd.DataFrame, alone: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The judge's trust table with math-verify alone's precision, recall and false-wrong share on the same replies."""
+    measures = ["precision", "recall", "false_wrong"]
+    theirs = trust_table(alone, by)[measures].rename(columns=lambda name: f"mv_{name}")
+    return trust_table(frame, by).join(theirs)
 
 
 def stage_table(frame: pd.DataFrame) -> pd.DataFrame:
@@ -221,24 +259,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fixture", type=Path, default=FIXTURE)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--splits", nargs="+", help="measure only these splits (default: every split)")
     parser.add_argument("--llm-judge", choices=["embedded"], help="an LLM judge for the undecided replies")
     parser.add_argument("--show-misses", action="store_true", help="print every reply the judge and label disagree on")
     parser.add_argument("--baselines", action="store_true",
-                        help="also measure lm-eval's GSM8K filters and math-verify alone on the same replies")
+                        help="also measure lm-eval's GSM8K filters on the same replies")
     args = parser.parse_args(argv)
-    rows = load_labelled(args.fixture, args.data)
+    rows = [row for row in load_labelled(args.fixture, args.data) if not args.splits or row["split"] in args.splits]
     with open_llm_judge(args.llm_judge) as llm_judge:
         frame = judge_rows(rows, llm_judge)
-    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.float_format", "{:.3f}".format):
+    alone = math_verify_alone_frame(rows)
+    with pd.option_context("display.width", 250, "display.max_columns", 20, "display.float_format", "{:.3f}".format):
         print(f"{len(frame)} labelled replies; labels: {frame['label'].value_counts().to_dict()}\n")
-        print(trust_table(frame, ["split", "benchmark"]).to_string(), "\n")
-        print(trust_table(frame, ["split"]).to_string(), "\n")
-        print(trust_table(frame, ["split", "kind"]).to_string(), "\n")
+        print("The judge (stages 1-2), and math-verify alone on the same replies (mv_):")
+        for by in (["split", "benchmark"], ["split"], ["split", "kind"]):
+            print(beside_math_verify_alone(frame, alone, by).to_string(), "\n")
         print(stage_table(frame).to_string(), "\n")
         print("Replies that reach the LLM stage (undecided after stages 1-2), and cut-off replies without an answer:")
         print(llm_stage_table(frame).to_string(), "\n")
         if args.baselines:
-            baselines = pd.concat([baseline_frame(rows), frame.assign(method="judge (stages 1-2)")])
+            baselines = pd.concat([baseline_frame(rows), alone.assign(method="math-verify alone"),
+                                   frame.assign(method="judge (stages 1-2)")])
             print("The judge and the baselines on the same replies:")
             print(trust_table(baselines, ["method", "split", "benchmark"]).to_string(), "\n")
         print(pd.crosstab([frame["split"], frame["label"]], frame["outcome"]).to_string())

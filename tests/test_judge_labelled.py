@@ -3,7 +3,9 @@
 The labels come from careful human-style readings of each reply's committed final answer, made
 without seeing any verdict. Every split: no reply the judge calls correct is labelled otherwise
 (precision 1.000). On the dev and held_out splits, issue 8's goal: recall ≥ 0.95 of "correct" on
-decided replies, and at most 15% undecided among replies that commit to an answer.
+decided replies, and at most 15% undecided among replies that commit to an answer. On the
+blind MATH split of issue 24: precision ≥ 0.99, recall at least math-verify alone's on the same
+replies, and at most 1% of the replies labelled correct called wrong (or no answer).
 """
 
 import sys
@@ -14,23 +16,39 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from judge_report import judge_rows, load_labelled, trust_table  # noqa: E402
+from judge_report import judge_rows, load_labelled, math_verify_alone_frame, trust_table  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def judged(shared_data):
-    return judge_rows(load_labelled(data_dir=shared_data))
+def labelled(shared_data):
+    return load_labelled(data_dir=shared_data)
+
+
+@pytest.fixture(scope="module")
+def judged(labelled):
+    return judge_rows(labelled)
 
 
 def test_the_labelled_set_holds_real_replies_of_every_benchmark_with_each_label(judged):
-    assert len(judged) >= 900 and set(judged["split"]) == {"dev", "held_out", "held_out_r5"}
-    assert {"generated", "gsm8k", "math_hard", "tot_arithmetic"} <= set(judged["benchmark"])
+    assert len(judged) >= 1200 and set(judged["split"]) == {"dev", "held_out", "held_out_r5", "blind_math"}
+    assert {"generated", "gsm8k", "math_hard", "math500", "tot_arithmetic"} <= set(judged["benchmark"])
     assert {"correct", "wrong", "no_answer", "ambiguous"} == set(judged["label"])
 
 
 @pytest.mark.parametrize("split", ["dev", "held_out", "held_out_r5"])
 def test_every_reply_called_correct_is_labelled_correct_on_every_split(judged, split):
     assert trust_table(judged[judged["split"] == split], ["split"]).loc["all", "precision"] == 1.0
+
+
+def test_on_the_blind_math_split_the_judge_is_precise_credits_what_math_verify_credits_and_rarely_calls_right_wrong(
+        labelled, judged):
+    """Issue 24's acceptance, on replies written and labelled by someone who never saw the judge."""
+    blind = [row for row in labelled if row["split"] == "blind_math"]
+    ours = trust_table(judged[judged["split"] == "blind_math"], ["split"]).loc["all"]
+    alone = trust_table(math_verify_alone_frame(blind), ["split"]).loc["all"]
+    assert ours["precision"] >= 0.99, ours
+    assert ours["recall"] >= alone["recall"], (ours, alone)
+    assert ours["false_wrong"] <= 0.01, ours
 
 
 def test_recall_and_the_undecided_share_meet_the_goal_on_the_splits_the_goal_was_set_for(judged):

@@ -9,11 +9,12 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
+from ._latex import answer_math, without_unit
 from ._symbolic import compare_math_verify, math_expression
 from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, in_context, infer_format, kind_for, mentions_a_number,
                       normalise_text, parse_number, written_plainly)
 
-JUDGE_VERSION = "cascade-5"
+JUDGE_VERSION = "cascade-6"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
 
 
@@ -82,7 +83,7 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
     Examples
     --------
     >>> judge_version()
-    'cascade-5'
+    'cascade-6'
     """
     if llm_judge is None:
         return JUDGE_VERSION
@@ -96,6 +97,12 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
 _HEDGE = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|either|might be|could be|I guess|unsure|uncertain|"
                     r"ambiguous|(?:not|cannot|can['’]t) (?:\w+ )?(?:sure|certain)|"
                     r"(?:more|less|fewer|greater) than|at (?:least|most))\b", re.IGNORECASE)
+# "The largest value that $n$ could be is 12": a modal inside the subject of "is" restates the question, hedging nothing
+_MODAL = re.compile(r"\b(?:could|might) be\b", re.IGNORECASE)
+_COPULA = re.compile(r"\b(?:is|are|equals?)\b|=")
+# A relation other than "=" states a bound or an exclusion, not a value: "x \neq 5", "x \geq 5", "x > 5"
+_RELATION_SIGN = re.compile(r"\\(?:neq?|leq?|geq?|lt|gt)(?![A-Za-z])|[≤≥≠]"
+                            r"|(?<=[\w)}$])\s*[<>](?!-)(?=\s*[-\w(\\$])")
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|neither|nor)\b|n['’]t\b", re.IGNORECASE)
 _NEGATED_WINDOW = re.compile(r"^\W*(?:\w+(?:\W+|$)){0,3}")  # the few words a negation applies to
 _ASSERTION_AFTER_NEGATION = re.compile(
@@ -164,10 +171,38 @@ def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, st
     return _assertion_past_a_value_called_wrong(rest[assertion.end():], kind)
 
 
+# "p=-1, p=\frac{15}{8}", "x = 2 and x = 3": several solutions of one unknown; no one of them is the result (but
+# "a = 4, b = \frac12 and a + b = \frac92" states one)
+_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*"
+                             r"(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
+
+
 def _result_part(span: str) -> tuple[str, bool]:
-    """What an equation in the span evaluates to: the text after its last ``=``, and whether there is one."""
-    parts = _RESULT.split(span)
-    return (parts[-1], True) if len(parts) > 1 and parts[-1].strip() else (span, False)
+    """What an equation in the span evaluates to: the text after its last ``=`` outside braces (``F_n=\\sum_{k=0}``
+    is cut at ``F_n=``), and whether there is one. A list of several named solutions has no one result.
+
+    Examples
+    --------
+    >>> _result_part("9 eggs * $2 = $18"), _result_part("p=-1, p=\\\\frac{15}{8}")
+    ((' $18', True), ('p=-1, p=\\\\frac{15}{8}', False))
+    """
+    names = _NAMED_SOLUTION.findall(span)
+    if len(names) > len(set(names)):
+        return span, False
+    signs = [sign for sign in _RESULT.finditer(span)
+             if span.count("{", 0, sign.start()) == span.count("}", 0, sign.start())]
+    rest = span[signs[-1].end():] if signs else ""
+    return (rest, True) if rest.strip() else (span, False)
+
+
+def _hedge(span: str, kind: Kind) -> re.Match | None:
+    """The first hedge of the span, passing over a modal inside the subject of "is" ("the largest value that
+    $n$ could be is 12"), which states no value before its copula."""
+    for hedge in _HEDGE.finditer(span):
+        copula = _COPULA.search(span, hedge.end()) if _MODAL.fullmatch(hedge.group(0)) else None
+        if copula is None or kind.read(span[hedge.end():copula.start()]):
+            return hedge
+    return None
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
@@ -215,10 +250,13 @@ def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
         span, problem = _assertion_past_a_value_called_wrong(span, kind)
     if problem:
         return _Read(problem=problem)
-    hedge = _HEDGE.search(span)
+    hedge = _hedge(span, kind)
     if hedge:
         return _Read(problem=f"hedged: {hedge.group(0)!r}")
     part, has_result = _result_part(span) if kind.scalar else (span, False)
+    relation = _RELATION_SIGN.search(part) if kind.scalar else None
+    if relation:
+        return _Read(problem=f"states a relation, not a value: {relation.group(0).strip()!r}")
     unclear = kind.unclear(part)
     if unclear:
         return _Read(problem=f"reads two ways: {unclear[0]!r}")
@@ -380,24 +418,52 @@ class _Undecided:
     # sentence states (`math_expression`); None after a hedge, a negation or a disagreement
 
 
+@dataclass(frozen=True)
+class _Unheard:
+    """A reader's "wrong" that math-verify must hear first: the reference is LaTeX, or the answer is written in it.
+
+    It stands only if math-verify also finds the answer different; otherwise the reply is undecided
+    (a reader may have missed what the LaTeX does to a value: ``2\\frac{1}{2}``, ``\\sqrt4``).
+    """
+
+    wrong: Judgement
+    span: str
+    math: str | None
+
+
 def _no_answer(item: JudgeItem, reason: str, extracted: str | None = None) -> Judgement:
     return Judgement("no_answer", extracted, "none", reason, item.truncated)
 
 
-def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | _Undecided:
-    span, explicit = answer.span, answer.commitment.form != "conclusion"
+def _math_of(item: JudgeItem, answer: _Answer) -> str | None:
+    if answer.commitment.form != "conclusion":
+        return answer_math(answer.span)
+    return math_expression(_without_the_questions_math(answer.span, item.question))
+
+
+_LATEX_MARK = re.compile(r"\\[A-Za-z]|[\^_{}]")  # a command, a power, a subscript or a group; "$" may be money
+
+
+def _heard_first(item: JudgeItem, span: str) -> bool:
+    """Whether a reader's "wrong" waits for math-verify: for a LaTeX reference, or an answer written in LaTeX."""
+    return (item.answer_format or infer_format(item.reference)) == "latex" or bool(_LATEX_MARK.search(span))
+
+
+def _compare(item: JudgeItem, answer: _Answer, kind: Kind, gold) -> Judgement | _Undecided | _Unheard:
+    span = answer.span
     if answer.problem:
         return _Undecided(span, answer.problem, math=None)
-    math = span if explicit else math_expression(_without_the_questions_math(span, item.question))
+    math = _math_of(item, answer)
     if answer.value is None:
-        where = "the committed answer" if explicit else "the concluding sentence"
+        where = "the committed answer" if answer.commitment.form != "conclusion" else "the concluding sentence"
         return _Undecided(span, f"no {kind.name} in {where}", math)
     equal = kind.matches(answer.value, gold)
     if equal is None:
         # free text other than the reference's, a time without AM/PM, a decimal more precise than the reference
         return _Undecided(span, f"cannot tell whether the {kind.name} is the reference", math)
-    return Judgement("correct" if equal else "wrong", kind.show(answer.value), "deterministic",
-                     f"{kind.name} {'equals' if equal else 'differs from'} the reference", item.truncated)
+    verdict = Judgement("correct" if equal else "wrong", kind.show(answer.value), "deterministic",
+                        f"{kind.name} {'equals' if equal else 'differs from'} the reference", item.truncated)
+    return _Unheard(verdict, span, math) if not equal and _heard_first(item, span) else verdict
 
 
 _INLINE_EQUATION = re.compile(r"\$[^$]*=[^$]*\$")
@@ -523,8 +589,9 @@ def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judge
     return _judge_commitments(item, reading, kind, gold)
 
 
-def _another_number(item: JudgeItem, reading: Reading, undecided: _Undecided) -> Judgement | _Undecided:
-    """A LaTeX reference that is one number (``\\frac{5}{16}``), answered in plain text with another number: wrong.
+def _another_number(item: JudgeItem, reading: Reading, undecided: _Undecided) -> _Unheard | _Undecided:
+    """A LaTeX reference that is one number (``\\frac{5}{16}``), answered in plain text with another number: wrong,
+    once math-verify agrees (`_hear`).
 
     "The probability … is 1/100." is read as a number. An equal number is left to math-verify or
     a later stage: the number reader does not see everything a plain sentence may do to a number
@@ -533,14 +600,14 @@ def _another_number(item: JudgeItem, reading: Reading, undecided: _Undecided) ->
     if parse_number(item.reference) is None or not written_plainly(undecided.span):
         return undecided
     verdict = _judge_reading(item, reading, NUMBER, NUMBER.read(item.reference)[0])
-    return verdict if isinstance(verdict, Judgement) and verdict.outcome == "wrong" else undecided
+    return verdict if isinstance(verdict, _Unheard) else undecided
 
 
 def _record_keys(reference: str, answer_format: AnswerFormat) -> tuple[str, ...]:
     return tuple(json.loads(reference)) if answer_format == "record" else ()
 
 
-def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
+def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided | _Unheard:
     """Stage 1: read the committed answer and compare its value with the reference, or leave it undecided."""
     if item.response is None:
         return Judgement("error", None, "error", "no reply was obtained", item.truncated)
@@ -553,7 +620,7 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
     gold = kind.read(item.reference) if kind else []
     if len(gold) != 1:
         return _Undecided(reading.final.text, f"no deterministic comparison for this {answer_format} reference",
-                          math=reading.final.text if reading.commitments else None)
+                          math=answer_math(reading.final.text) if reading.commitments else None)
     kind = in_context(kind, item.question, item.response)
     verdict = _judge_reading(item, reading, kind, gold[0])
     if isinstance(verdict, _Undecided) and kind is LATEX:
@@ -566,10 +633,27 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided:
 _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|about|around|nearly)\b", re.IGNORECASE)
 
 
-def _math_verify(item: JudgeItem, undecided: _Undecided) -> Judgement | _Undecided:
+def _math_verify_says(math: str, reference: str) -> bool | None:
+    """math-verify on an answer and the reference, both without a unit in words, which it would read as a
+    factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``)."""
+    return compare_math_verify(without_unit(math), without_unit(reference))
+
+
+def _hear(item: JudgeItem, unheard: _Unheard) -> Judgement | _Undecided:
+    """A reader's "wrong" stands when math-verify also finds the answer different; otherwise it is undecided."""
+    different = unheard.math is not None and _math_verify_says(unheard.math, item.reference) is False
+    if different:
+        return replace(unheard.wrong, explanation=f"{unheard.wrong.explanation}; math-verify agrees")
+    return _Undecided(unheard.span, f"{unheard.wrong.explanation}, but math-verify does not find it different",
+                      math=None)
+
+
+def _math_verify(item: JudgeItem, undecided: _Undecided | _Unheard) -> Judgement | _Undecided:
     """Stage 2 for a LaTeX reference or span; the item stays undecided if math-verify cannot read it."""
+    if isinstance(undecided, _Unheard):
+        return _hear(item, undecided)
     symbolic = (item.answer_format or infer_format(item.reference)) == "latex" or "\\" in (undecided.math or "")
-    equal = compare_math_verify(undecided.math, item.reference) if symbolic and undecided.math else None
+    equal = _math_verify_says(undecided.math, item.reference) if symbolic and undecided.math else None
     if equal is None or not equal and _APPROXIMATE.search(undecided.span):
         return undecided  # "15π ≈ 47.12. So the area is approximately 47.12." rounds what may be the reference
     return Judgement("correct" if equal else "wrong", undecided.math, "math_verify",
@@ -604,7 +688,8 @@ def judge_answers(items: Sequence[JudgeItem | tuple], llm_judge: LLMJudgeFn | No
     """
     items = [_as_item(item) for item in items]
     verdicts = [judge_deterministically(item) for item in items]
-    verdicts = [_math_verify(item, v) if isinstance(v, _Undecided) else v for item, v in zip(items, verdicts)]
+    verdicts = [_math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v
+                for item, v in zip(items, verdicts)]
     pending = [i for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)]
     if pending and llm_judge is not None:
         decided = llm_judge([(verdicts[i].span, items[i].reference) for i in pending])

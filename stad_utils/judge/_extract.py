@@ -1,4 +1,4 @@
-"""The committed-answer reader: which spans of a reply commit to an answer (grammar in the package docstring).
+"""The committed-answer reader: which spans of a reply commit to an answer (grammar in docs/judge.md).
 
 Each extractor is a small function from the reply to the `Commitment` s of one form; `read_reply`
 gathers them in reply order. The reader knows nothing about the reference: what a span *means*
@@ -70,6 +70,52 @@ class Reading:
         return self.commitments[-1] if self.commitments else self.conclusion
 
 
+# ---------------------------------------------------------------- chat-template tokens
+
+# A token that ends the model's turn: whatever follows it (a new "<|im_start|>user" turn) is not the reply.
+_END_OF_TURN = re.compile(r"<\|(?:im_end|eot_id|endoftext|end|im_start|start_header_id|eom_id)\|>|</s>|<end_of_turn>")
+_CHAT_TOKEN = re.compile(r"<\|start_header_id\|>\w*<\|end_header_id\|>|<\|im_start\|>(?:assistant|system|user)?"
+                         r"|<\|[a-z_]+\|>|</?s>|<(?:start|end)_of_turn>(?:model|user)?")
+
+
+def without_chat_template(text: str) -> str:
+    """The reply without the chat-template tokens a server left in it, and without a turn after its end.
+
+    A reply runs up to the first token that ends the model's turn (``<|im_end|>``, ``<|eot_id|>``,
+    ``</s>``, a new ``<|im_start|>user`` …), so that a turn the model goes on to write is not its
+    last sentence; a token before any text (``<|im_start|>assistant``) is dropped.
+
+    Examples
+    --------
+    >>> without_chat_template("<|im_start|>assistant\\nSo the area is 12.<|im_end|>\\n<|im_start|>user\\nAnd 13?")
+    '\\nSo the area is 12.'
+    """
+    return _CHAT_TOKEN.sub("", text[:_end_of_reply(text)]) if _CHAT_TOKEN.search(text) else text
+
+
+_THINKING = re.compile(r"^.*</think>", re.DOTALL)
+
+
+def after_thinking(text: str) -> str:
+    """The reply after a reasoning model's ``<think>…</think>`` block, when an answer follows it: what the model
+    tried while thinking ("maybe 12? no…") is no commitment.
+
+    Examples
+    --------
+    >>> after_thinking("<think>Is it 12? No, 13.</think>\\nThe answer is $\\\\boxed{13}$.")
+    '\\nThe answer is $\\\\boxed{13}$.'
+    """
+    thinking = _THINKING.match(text)
+    return text[thinking.end():] if thinking and text[thinking.end():].strip() else text
+
+
+def _end_of_reply(text: str) -> int:
+    for token in _END_OF_TURN.finditer(text):
+        if _CHAT_TOKEN.sub("", text[:token.start()]).strip():
+            return token.start()
+    return len(text)
+
+
 # ---------------------------------------------------------------- text helpers
 
 def _closing_brace(text: str, start: int) -> int | None:
@@ -121,13 +167,31 @@ def first_sentence(text: str) -> str:
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 
 
+# What may stand between boxes that state one answer of several solutions: "$\\boxed{(2,2)}$ and $\\boxed{(6,2)}$",
+# "$x = \\boxed{1}$, $x = \\boxed{2}$"; a word other than "and" ("then after checking") separates two answers.
+_BETWEEN_SOLUTIONS = re.compile(r"(?:\s|\$|\\[()\[\]]|[,;]|\band\b|\\text\{\s*(?:and|,)\s*\}|\\q?quad\b|"
+                                r"[A-Za-z](?:_\{?\w+\}?)?\s*=)*")
+
+
 def boxed_answers(text: str) -> list[Commitment]:
-    """Every ``\\boxed{…}`` with balanced braces."""
-    found = []
+    """Every ``\\boxed{…}`` with balanced braces; boxes side by side ("\\boxed{1} and \\boxed{2}") are one
+    answer that lists several solutions ("1, 2").
+
+    Examples
+    --------
+    >>> [c.text for c in boxed_answers(r"So $x = \\boxed{1}$ and $x = \\boxed{2}$. Check \\boxed{1}")]
+    ['1, 2', '1']
+    """
+    found: list[Commitment] = []
     for match in _BOXED.finditer(text):
         end = _closing_brace(text, match.end())
-        if end is not None:
-            found.append(Commitment("boxed", text[match.end():end].strip(), match.start(), end + 1))
+        if end is None:
+            continue
+        box = Commitment("boxed", text[match.end():end].strip(), match.start(), end + 1)
+        if found and _BETWEEN_SOLUTIONS.fullmatch(text, found[-1].end, box.start):
+            earlier = found.pop()
+            box = Commitment("boxed", f"{earlier.text}, {box.text}", earlier.start, box.end)
+        found.append(box)
     return found
 
 
@@ -255,10 +319,27 @@ def answer_lines(text: str, skip: Regions = ()) -> list[Commitment]:
                     continue
                 rest, rest_start = following.group(0), following.start()
             sentence = first_sentence(rest)
-            span = _strip_markup(sentence)
+            span = without_answer_words(_strip_markup(sentence))
             if span and not _inside(rest_start + len(rest) - len(rest.lstrip()), skip) and not _BOXED.search(span):
                 found.append(Commitment("answer_line", span, match.start(), rest_start + len(sentence)))
     return found
+
+
+_ANSWER_WORDS = re.compile(r"^(?:(?:so|thus|hence|therefore),?\s+)?(?:the\s+|my\s+)?(?:final\s+)?answer"
+                           r"(?:\*\*|__)?\s*(?:\bis\b|:|=)\s*:?\s*", re.IGNORECASE)
+
+
+def without_answer_words(span: str) -> str:
+    """The span without the words that announce it, when it repeats them ("Final Answer: The final answer is $3$").
+
+    Examples
+    --------
+    >>> without_answer_words("The final answer is: $\\\\frac{3}{4}$")
+    '$\\\\frac{3}{4}$'
+    """
+    while (words := _ANSWER_WORDS.match(span)) and span[words.end():].strip():
+        span = _strip_markup(span[words.end():])
+    return span
 
 
 _IS_THE_ANSWER = re.compile(r"\s*\b(?:is|was)\s+(?:the|my|our)\s+(?:final\s+|correct\s+)?answer\b", re.IGNORECASE)
@@ -337,7 +418,12 @@ def stops_mid_sentence(text: str) -> bool:
     (False, True)
     """
     last = _without_closing_bold(sentences(text.rstrip())[-1][0])
-    return bool(_UNFINISHED.search(last)) or last.count("(") > last.count(")")
+    return bool(_UNFINISHED.search(last)) or _unclosed_bracket(last)
+
+
+def _unclosed_bracket(sentence: str) -> bool:
+    """Whether a bracket is left open: an interval closes with either bracket (``(-\\infty,3]``, ``[0,\\infty)``)."""
+    return sentence.count("(") + sentence.count("[") > sentence.count(")") + sentence.count("]")
 
 
 def concluding_sentence(text: str) -> Commitment | None:
@@ -358,7 +444,7 @@ def concluding_sentence(text: str) -> Commitment | None:
 # ---------------------------------------------------------------- the reader
 
 def read_reply(text: str, *, truncated: bool = False, record_keys: tuple[str, ...] = ()) -> Reading:
-    """What a reply commits to, by the grammar of the package docstring.
+    """What a reply commits to, by the grammar of docs/judge.md.
 
     Parameters
     ----------
@@ -379,6 +465,7 @@ def read_reply(text: str, *, truncated: bool = False, record_keys: tuple[str, ..
     >>> read_reply("So far we have 16 - 3 - 4 = 9 eggs, and", truncated=True).final is None
     True
     """
+    text = after_thinking(without_chat_template(text))
     json_objects = json_regions(text)
     explicit = sorted(boxed_answers(text) + hash_answers(text) + json_answers(text, record_keys)
                       + answer_lines(text, skip=json_objects) + is_the_answer_sentences(text, skip=json_objects),

@@ -60,14 +60,18 @@ Reader = Callable[[str], list[Found]]
 
 # ---------------------------------------------------------------- digits
 
+# A thousands separator: a comma, or LaTeX's "{,}", ",\!" (MATH writes 14,916 as "14{,}916" or "14,\!916") or "\,".
+_THOUSANDS = r"(?:,|\{,\}|,\\!\s?|\\,)"
+_TEX_FRACTION = (r"\\[dt]?frac\s*(?:\{(?P<tex_num>\d+)\}|(?P<tex_num_digit>\d))"   # \frac{3}{4}, \tfrac34, \frac 12
+                 r"\s*(?:\{(?P<tex_den>\d+)\}|(?P<tex_den_digit>\d))")
 _DIGITS = (r"(?P<sign>[-−])?(?P<currency>\\?\$\s?|[€£]\s?)?"
-           r"(?:\\d?frac\{(?P<tex_num>\d+)\}\{(?P<tex_den>\d+)\}"    # \frac{3}{4}
-           r"|(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d+)?"        # 1,234.50 (separators only in groups of three)
+           rf"(?:{_TEX_FRACTION}"
+           rf"|(?P<int>\d{{1,3}}(?:{_THOUSANDS}\d{{3}})+|\d+)(?P<dec>\.\d+)?"  # 1,234.50 (groups of three)
            r"(?:\s*/\s*(?P<den>\d+)(?![/\d]))?)")                    # 3/4
 _DIGIT_NUMBER = re.compile(
     rf"""(?<![\w.,/:\-−–])        # not inside a word, a decimal, a list "1,2", a date or a clock
         {_DIGITS}
-        (?P<percent>\s?%)?
+        (?P<percent>\s?\\?%)?
         (?![\-/:,.–]?\d|st\b|nd\b|rd\b|th\b)   # not followed by more digits of a date, list or clock
     """,
     re.VERBOSE,
@@ -76,10 +80,11 @@ _DIGIT_NUMBER = re.compile(
 
 def _number_from(match: re.Match) -> Number | None:
     sign = -1 if match["sign"] else 1
-    if match["tex_num"]:
-        numerator, denominator, decimals = int(match["tex_num"]), int(match["tex_den"]), None
+    if match["tex_num"] or match["tex_num_digit"]:
+        numerator = int(match["tex_num"] or match["tex_num_digit"])
+        denominator, decimals = int(match["tex_den"] or match["tex_den_digit"]), None
     else:
-        written = match["int"].replace(",", "") + (match["dec"] or "")
+        written = re.sub(r"\D", "", match["int"]) + (match["dec"] or "")
         numerator = Fraction(written)
         denominator = int(match["den"]) if match["den"] else 1
         decimals = len(match["dec"]) - 1 if match["dec"] and not match["den"] else None
@@ -89,22 +94,66 @@ def _number_from(match: re.Match) -> Number | None:
 
 
 _STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
+# A number that is an operand of LaTeX, not a value of its own: under a root, in a power or subscript, in a
+# command's argument (``\sqrt{17}``, ``2^{10}``, ``\frac{\sqrt3}{2}``), or a
+# coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
+_OPERAND_AFTER = re.compile(r"(?:[\^_]|\\sqrt(?:\[\d+\])?|(?:\\(?!(?:text\w*|mbox|math\w*|boxed|fbox|displaystyle)\b)"
+                            r"[A-Za-z]+|\}|[\^_])\s*\{)\s*$")
+# (a factorial "5!" and an imaginary "4i" only written against the digits: "18 in all", "It is 18! So" are prose)
+_OPERAND_BEFORE = re.compile(r"^(?:\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|frac|dfrac|tfrac|theta|alpha|beta|phi|"
+                             r"infty|sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z]))|i\b|!(?!=|\s*(?:[A-Z]|$)))")
+
+
+def _an_operand(text: str, match: re.Match) -> bool:
+    return bool(_OPERAND_AFTER.search(text[:match.start()]) or _OPERAND_BEFORE.match(text[match.end():]))
 
 
 def digit_numbers(text: str) -> list[Found]:
-    """Numbers written in digits: ``18``, ``-3``, ``$1,234.50``, ``3/4``, ``\\frac{3}{4}``, ``45%``.
+    """Numbers written in digits: ``18``, ``-3``, ``$1,234.50``, ``3/4``, ``\\frac{3}{4}``, ``\\tfrac34``, ``45%``,
+    ``14{,}916``.
 
     Thousands separators count only in groups of three (``1,2,3`` holds no number); digits of
-    clock times, dates and labels (``E49``, ``Step 2``) are not numbers.
+    clock times, dates and labels (``E49``, ``Step 2``) are not numbers. A number that is an
+    operand of LaTeX (``\\sqrt{17}``, ``2^{10}``, ``2\\sqrt5``) is unclear: the expression, not
+    the number, is the value, and only a reader of the whole expression may compare it.
 
     Examples
     --------
     >>> [str(f.number.value) for f in digit_numbers("She pays $1,234.50 for 3/4 of it, not 1,2,3 (Step 2).")]
     ['2469/2', '3/4']
+    >>> [f.number and str(f.number.value) for f in digit_numbers(r"$14{,}916$ $\\frac3{3}$ $\\sqrt{17}$ $90^\\circ$")]
+    ['14916', '1', None, '90']
     """
     blanked = _STEP_LABEL.sub(lambda label: " " * len(label.group(0)), text)
-    found = ((match, _number_from(match)) for match in _DIGIT_NUMBER.finditer(blanked))
-    return [Found(match.start(), match.end(), number) for match, number in found if number is not None]
+    found = []
+    for match in _DIGIT_NUMBER.finditer(blanked):
+        number = _number_from(match)
+        if number is not None:
+            found.append(Found(match.start(), match.end(), None if _an_operand(blanked, match) else number))
+    return found
+
+
+_MIXED_NUMBER = re.compile(rf"(?<![\w.,/:\-−–^_])(?P<sign>[-−])?(?P<whole>\d+)\s*{_TEX_FRACTION}")
+
+
+def mixed_numbers(text: str) -> list[Found]:
+    """Mixed numbers in LaTeX: ``2\\frac{1}{2}`` is 5/2 (MATH writes its answers so: ``6\\frac15``,
+    ``137 \\frac{1}{2}``); a whole number before an improper fraction is a product, left unclear.
+
+    Examples
+    --------
+    >>> [f.number and str(f.number.value) for f in mixed_numbers(r"$6\\frac15$, $137 \\frac{1}{2}$, $2\\frac{5}{3}$")]
+    ['31/5', '275/2', None]
+    """
+    found = []
+    for match in _MIXED_NUMBER.finditer(text):
+        numerator = int(match["tex_num"] or match["tex_num_digit"])
+        denominator = int(match["tex_den"] or match["tex_den_digit"])
+        proper = 0 < numerator < denominator and not _OPERAND_AFTER.search(text[:match.start()])
+        value = (int(match["whole"]) + Fraction(numerator, denominator)) * (-1 if match["sign"] else 1) if proper \
+            else None
+        found.append(Found(match.start(), match.end(), Number(value, None) if proper else None))
+    return found
 
 
 # ---------------------------------------------------------------- magnitudes
@@ -258,7 +307,8 @@ def ordinals(text: str) -> list[Found]:
 
 # ---------------------------------------------------------------- decimal commas
 
-_LATEX_DECIMAL_COMMA = re.compile(r"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d+)\{,\}(?P<dec>\d+)")  # LaTeX's 4{,}5
+# LaTeX's decimal comma 4{,}5; "{,}" before a group of three is a thousands separator (14{,}916)
+_LATEX_DECIMAL_COMMA = re.compile(r"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d+)\{,\}(?P<dec>\d{1,2}|\d{4,})(?!\d)")
 _EUROPEAN = re.compile(r"(?<![\w.,])(?P<sign>[-−])?(?P<int>\d{1,3}(?:\.\d{3})+),(?P<dec>\d{1,2})(?![\d,.]?\d)")
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,\-−])(?P<sign>[-−])?(?P<int>\d+),(?P<dec>\d{1,2})(?!\d|,\s?\d|\.\d)")
 _CURRENCY_BEFORE = re.compile(r"[€£$]\s?$|\b(?:EUR|euros?)\s?$", re.IGNORECASE)
@@ -441,7 +491,8 @@ def compound_durations(text: str) -> list[Found]:
 
 # ---------------------------------------------------------------- all readers
 
-READERS: tuple[Reader, ...] = (compound_durations, magnitudes, decimal_commas, ordinals, number_words, digit_numbers)
+READERS: tuple[Reader, ...] = (compound_durations, magnitudes, decimal_commas, ordinals, number_words, mixed_numbers,
+                               digit_numbers)
 """The readers in order of precedence: an expression taken by one is not read by a later one."""
 
 

@@ -38,7 +38,26 @@ def verify_in_this_process(span: str, reference: str, timeout: int | None = TIME
     answer = parse(span if "$" in span or "\\boxed" in span else f"${span}$", parsing_timeout=timeout)
     if not gold or not answer:
         return None
-    return bool(verify(gold, answer, timeout_seconds=timeout))
+    return bool(verify(gold, answer, timeout_seconds=timeout)) or _expand_to_the_same(gold[0], answer[0])
+
+
+def _expand_to_the_same(gold, answer) -> bool:
+    """Whether two expressions expand to one polynomial in the same letters: math-verify misses some
+    (``\\frac{3+3i}{2}`` and ``\\frac32+\\frac32 i``, whose ``i`` it gives two different assumptions); equal
+    expansions are the same value, so this never credits a wrong answer."""
+    from sympy import Expr, Symbol, expand
+
+    if not isinstance(gold, Expr) or not isinstance(answer, Expr):
+        return False
+
+    def by_name(expression: Expr) -> Expr:
+        return expression.xreplace({letter: Symbol(letter.name) for letter in expression.free_symbols
+                                    if isinstance(letter, Symbol)})
+
+    try:
+        return expand(by_name(gold) - by_name(answer)) == 0
+    except Exception:  # noqa: BLE001 -- sympy cannot expand it: math-verify's verdict stands
+        return False
 
 
 def _serve() -> None:
@@ -109,10 +128,13 @@ def compare_math_verify(span: str, reference: str) -> bool | None:
     return _WORKER.compare(span, reference)
 
 
-_MATH_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
+MATH_SEGMENT = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.DOTALL)
 _RESULT_SIGN = re.compile(r"=|\\approx|≈")
 # a run of LaTeX or plain math written in prose: commands, digits, operators, brackets (no words)
 _MATH_RUN = re.compile(r"(?:\\[A-Za-z]+|[0-9]|[{}()\[\]^_+\-*/.,√π]|\s|(?<![A-Za-z])[a-z](?![A-Za-z]))+")
+
+
+_APPROXIMATION_SIGN = re.compile(r"\\approx|≈")
 
 
 def _result_of(expression: str) -> str:
@@ -120,27 +142,50 @@ def _result_of(expression: str) -> str:
     return _RESULT_SIGN.split(expression)[-1].strip().rstrip(".,;")
 
 
+def _whole(expression: str) -> str:
+    """An expression as math-verify compares it: whole, relation signs and all, since math-verify compares an
+    equation's right-hand side with a value and a relation with a relation (``y=-\\frac12x+\\frac34`` with
+    ``2x+4y-3=0``); only an approximation is cut to what it approximates to."""
+    return _APPROXIMATION_SIGN.split(expression)[-1].strip().rstrip(".,;")
+
+
+_SO = re.compile(r"[\s,;.]*(?:so|thus|hence|therefore|which gives|giving|and so|and thus)[\s,:]*", re.IGNORECASE)
+
+
+def _between_the_last_two(sentence: str) -> str:
+    """The prose between a sentence's last two math segments."""
+    *_, before_last, last = MATH_SEGMENT.finditer(sentence)
+    return sentence[before_last.end():last.start()]
+
+
 def math_expression(sentence: str) -> str | None:
     """The one expression a concluding sentence states as its result, for math-verify; ``None`` if not just one.
 
-    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``, else the math written in the prose; of an
-    equation, its right-hand side. A sentence with two different expressions, or with math and
-    numbers in its prose, states no one result.
+    The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``: one segment whole (an equation with both
+    sides, which math-verify compares as it should: its right-hand side with a value, the whole with
+    a relation), several by the right-hand sides they agree on; else the math written in the prose
+    after its last ``=``. A sentence with two different expressions, or with math and numbers in
+    its prose, states no one result.
 
     Examples
     --------
     >>> math_expression("Therefore, the area is $\\\\frac{3}{4}$.")
     '\\\\frac{3}{4}'
+    >>> math_expression("So the line is $y=-\\\\frac12x+\\\\frac34$.")
+    'y=-\\\\frac12x+\\\\frac34'
     >>> math_expression("so x = 2\\\\sqrt5")
     '2\\\\sqrt5'
     >>> math_expression("So $a = 3$ and $b = \\\\frac{1}{2}$.") is None
     True
     """
     segments = [next(group for group in match.groups() if group is not None) for match in
-                _MATH_SEGMENT.finditer(sentence)]
-    if segments and re.search(r"\d", _MATH_SEGMENT.sub(" ", sentence)):
+                MATH_SEGMENT.finditer(sentence)]
+    if segments and re.search(r"\d", MATH_SEGMENT.sub(" ", sentence)):
         return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
-    if segments:
+    if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
+        # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last
+        candidates = {_whole(segments[-1])}
+    elif segments:  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{\\sqrt{596}}{3}$" states one result only if all agree
         candidates = {_result_of(segment) for segment in segments}
     else:
         prose = _RESULT_SIGN.split(sentence)[-1]

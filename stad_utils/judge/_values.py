@@ -27,6 +27,7 @@ from typing import Any
 
 from ..records import AnswerFormat
 from ..structured import literal_value
+from ._latex import answer_math, normal_form, same_answer
 from ._numbers import (READERS, Number, as_number, asked_unit, compound_durations, duration_parts, durations_in_unit,
                        grouped_thousands, numbers_in, unclear_numbers_in, writes_thousands_with)
 
@@ -497,13 +498,17 @@ FREE_TEXT = Kind("text", lambda text: [normalise_text(text)] if normalise_text(t
 """The whole span as one value: equal text is correct; other text is left to a later stage."""
 
 
-def _compact_latex(text: str) -> list[str]:
-    compact = re.sub(r"\s+|\$", "", text).rstrip(".")
-    return [compact] if compact else []
+_LAYOUT = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\\\|&")  # "\end{align*}" closing a display is no expression
 
 
-LATEX = Kind("expression", _compact_latex, _equal_or_unknown, restatable=False, written_with_digits=False)
-"""A LaTeX answer: the same text is correct; any other is left to math-verify."""
+def _latex_answer(text: str) -> list[str]:
+    answer = answer_math(text)
+    return [answer] if answer and normal_form(_LAYOUT.sub("", answer)) else []
+
+
+LATEX = Kind("expression", _latex_answer, same_answer, lambda a, b: normal_form(a) == normal_form(b), scalar=False,
+             restatable=False, written_with_digits=False)
+"""A LaTeX answer, read whole by the readers of `_latex`; what they cannot tell is left to math-verify."""
 
 _SYMBOLIC = re.compile(r"[\\$^_{}π√∞%]|\d\s*!|\b(?:sqrt|pi|log|ln|exp|sin|cos|tan|cot|sec|csc)\b", re.IGNORECASE)
 

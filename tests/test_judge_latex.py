@@ -1,0 +1,216 @@
+"""Issue 24: a judge that never calls a right LaTeX answer wrong.
+
+Each mechanism the issue lists has a test here that failed on the judge before it (``cascade-5``);
+the named readers of MATH's kinds of answer are tabled with real MATH gold answers (cited by the
+``idx`` of ``../shared/data/math_test.jsonl``) and the ways replies write them
+(``fixtures/judge_math_readers.json``).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from stad_utils.judge import JudgeItem, judge_answers
+from stad_utils.judge import _cascade as cascade
+from stad_utils.judge import _extract as reader
+from stad_utils.judge import _latex as latex
+from stad_utils.judge import _numbers as numbers
+
+TABLES = json.loads((Path(__file__).parent / "fixtures" / "judge_math_readers.json").read_text(encoding="utf-8"))
+
+
+def judge_one(response, reference, answer_format=None, **options):
+    [verdict] = judge_answers([JudgeItem(response, reference, answer_format, **options)])
+    return verdict
+
+
+def answer_format_of(reference):
+    """As the project poses a MATH task: a plain number is a number, anything else LaTeX (`tasks.math_task`)."""
+    from stad_utils.judge import infer_format
+
+    return "number" if infer_format(reference) == "number" else "latex"
+
+
+# ---------------------------------------------------------------- relations are read with both sides
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"So the equation of the line is $y=-\frac12x+\frac34$.", "2x+4y-3=0"),
+    (r"The line is $\boxed{y=-\frac12x+\frac34}$.", "2x+4y-3=0"),
+    (r"Therefore $\boxed{x \neq 5}$.", r"x \ne 5"),
+    (r"So the solution is $\boxed{-x \geq -1}$.", r"x \le 1"),
+])
+def test_a_relation_is_compared_as_a_relation_with_both_sides(reply, reference):
+    assert judge_one(reply, reference, "latex").outcome == "correct"
+
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"The answer is $\boxed{x \neq 5}$.", "5"),
+    (r"Hence $\boxed{x \geq 5}$.", "5"),
+    (r"The values are $\boxed{p=-1, p=\frac{15}{8}}$.", r"\frac{15}{8}"),
+    (r"The values are $\boxed{p=-1, p=\frac{15}{8}}$.", "-1"),
+])
+def test_one_side_of_a_relation_or_one_of_several_solutions_is_never_a_verdict_on_the_whole(reply, reference):
+    """No reader credits or faults the whole answer by a part of it; math-verify, which reads it whole, may."""
+    verdict = judge_one(reply, reference, answer_format_of(reference))
+    assert verdict.outcome != "correct" and verdict.decided_by != "deterministic", verdict
+
+
+@pytest.mark.parametrize("reply", [r"The values are $\boxed{p=-1, p=\frac{15}{8}}$.", r"So $p=-1, p=\frac{15}{8}$."])
+def test_several_solutions_written_as_equations_are_compared_as_a_set(reply):
+    assert judge_one(reply, r"-1, \frac{15}{8}", "latex").outcome == "correct"
+
+
+def test_an_equation_is_cut_only_at_its_own_equals_sign_never_inside_a_subscript():
+    assert cascade._result_part(r"F_n=\sum_{k=0}^{n-1} F_k") == (r"\sum_{k=0}^{n-1} F_k", True)
+    assert judge_one(r"So $\boxed{F_n=\sum_{k=0}^{n-1} F_k}$.", "0", "number").outcome != "wrong"
+
+
+# ---------------------------------------------------------------- digits inside LaTeX are not the answer
+
+@pytest.mark.parametrize("reply, reference, not_outcome", [
+    (r"The length is $\boxed{\sqrt{17}}$.", "17", "correct"),
+    (r"The answer is $\boxed{\frac3{3}}$.", "3", "correct"),
+    (r"The answer is $\boxed{\sqrt4}$.", "4", "correct"),
+    (r"The answer is $\boxed{\sqrt4}$.", "2", "wrong"),
+    (r"The answer is $\boxed{\frac3{3}}$.", "1", "wrong"),
+])
+def test_a_number_inside_an_expression_is_not_read_as_the_answer(reply, reference, not_outcome):
+    assert judge_one(reply, reference, "number").outcome != not_outcome
+
+
+# ---------------------------------------------------------------- intervals, thousands, several boxes
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"So the solution set is $(-\infty,3]$.", r"(-\infty,3]"),
+    (r"Thus $x \in (-\infty, 0] \cup (\tfrac12, \tfrac32]$", r"(-\infty, 0] \cup (\tfrac12, \tfrac32]"),
+])
+def test_a_reply_that_ends_in_a_half_open_interval_is_not_cut_off(reply, reference):
+    assert not reader.stops_mid_sentence(reply)
+    assert judge_one(reply, reference, "latex").outcome == "correct"
+
+
+@pytest.mark.parametrize("reply", [r"The answer is $\boxed{14{,}916}$.", r"The answer is $\boxed{14,\!916}$."])
+def test_latex_thousands_separators_group_thousands(reply):
+    assert judge_one(reply, "14916", "number").outcome == "correct"
+    assert judge_one(reply, "14.916", "number").outcome != "correct"
+
+
+def test_several_boxes_side_by_side_are_one_answer_of_several_solutions():
+    reply = r"So the solutions are $\boxed{(2,2)}$ and $\boxed{(6,2)}$."
+    assert judge_one(reply, "(2,2), (6,2)", "latex").outcome == "correct"
+    assert judge_one(reply, "(2,2)", "latex").outcome != "correct"
+
+
+# ---------------------------------------------------------------- only the answer goes to math-verify
+
+def spans_sent_to_math_verify(monkeypatch, reply, reference, answer_format):
+    sent = []
+    real = cascade.compare_math_verify
+
+    def recording(span, gold):
+        sent.append(span)
+        return real(span, gold)
+
+    monkeypatch.setattr(cascade, "compare_math_verify", recording)
+    return judge_one(reply, reference, answer_format), sent
+
+
+def test_a_sentence_of_prose_is_never_sent_to_math_verify(monkeypatch):
+    reply = "She began 3 hours before noon.\n\nFinal Answer: Jane started growing Sphere 3 hours ago."
+    verdict, sent = spans_sent_to_math_verify(monkeypatch, reply, r"3\text{ hours}", "latex")
+    assert verdict.outcome != "wrong"
+    assert all("started" not in span for span in sent), sent
+
+
+def test_the_words_of_an_answer_line_are_removed_before_math_verify(monkeypatch):
+    reply = "Final Answer: The final answer is $3\\sqrt{2}$. I hope it is correct."
+    verdict, sent = spans_sent_to_math_verify(monkeypatch, reply, r"\sqrt{18}", "latex")
+    assert verdict.outcome == "correct"
+    assert sent and all("final answer" not in span.lower() for span in sent), sent
+
+
+@pytest.mark.parametrize("token", ["<|im_start|>user", "<|im_end|>", "<|eot_id|>", "</s>", "<|endoftext|>"])
+def test_chat_template_tokens_are_stripped_before_reading(token):
+    assert judge_one(f"The sides add up, so the area is 12.\n{token}", "12", "number").outcome == "correct"
+    assert judge_one(f"So the area is $\\boxed{{12\\pi}}$.{token}", r"12\pi", "latex").outcome == "correct"
+
+
+def test_could_be_inside_a_restated_noun_phrase_is_no_hedge():
+    reply = "The largest value that $n$ could be is 12."
+    assert judge_one(reply, "12", "number").outcome == "correct"
+    assert judge_one("The answer could be 12.", "12", "number").outcome == "undecided"
+
+
+# ---------------------------------------------------------------- math-verify is heard before a definite wrong
+
+def test_a_reader_wrong_that_math_verify_calls_equal_is_undecided(monkeypatch):
+    monkeypatch.setattr(cascade, "compare_math_verify", lambda span, gold: True)
+    assert judge_one(r"The answer is $\boxed{\frac{3}{4}}$.", "0.5", "number").outcome == "undecided"
+    monkeypatch.setattr(cascade, "compare_math_verify", lambda span, gold: False)
+    assert judge_one(r"The answer is $\boxed{\frac{3}{4}}$.", "0.5", "number").outcome == "wrong"
+
+
+def test_a_plain_number_against_a_latex_number_is_wrong_only_when_math_verify_agrees(monkeypatch):
+    assert judge_one("The probability is 1/100.", r"\frac{5}{16}", "latex").outcome == "wrong"
+    monkeypatch.setattr(cascade, "compare_math_verify", lambda span, gold: None)
+    assert judge_one("The probability is 1/100.", r"\frac{5}{16}", "latex").outcome == "undecided"
+
+
+# ---------------------------------------------------------------- the named readers and their tables
+
+@pytest.mark.parametrize("name", ["relations", "solution_sets", "intervals", "latex_numbers", "choices"])
+def test_each_math_reader_on_its_real_cases(name):
+    same = {"relations": latex.same_relation, "solution_sets": latex.same_solutions, "intervals": latex.same_intervals,
+            "latex_numbers": latex.same_number, "choices": latex.same_choice}[name]
+    for case in TABLES[name]:
+        assert same(case["reply"], case["gold"]) is case["same"], case
+
+
+def test_a_unit_in_words_is_no_part_of_the_value_math_verify_compares():
+    for case in TABLES["units"]:
+        assert latex.without_unit(case["reply"]) == case["without"], case
+
+
+def test_latex_numbers_are_read_whole():
+    for case in TABLES["number_values"]:
+        read = numbers.numbers_in(case["text"])
+        assert [str(n.value) for n in read] == case["values"], case
+
+
+def test_a_think_block_is_passed_over_when_an_answer_follows_it():
+    reply = "<think>So the answer is 12.</think>\nThe sum is $\\boxed{13}$."
+    assert judge_one(reply, "13", "number").outcome == "correct"
+    assert judge_one("<think>So the answer is 12 or 13, I must check", "13", "number", truncated=True).outcome \
+        != "correct"  # cut off while thinking: nothing follows the block
+
+
+def test_a_display_closed_after_the_box_concludes_no_other_expression():
+    """MATH idx 116's own solution ends so: "&= \\boxed{\\frac{1}{350}}. \\end{align*}"."""
+    reply = "\\begin{align*}\nP &= \\frac{3}{1050} \\\\\n&= \\boxed{\\frac{1}{350}}.\n\\end{align*}"
+    assert judge_one(reply, "\\frac{1}{350}", "latex").outcome == "correct"
+
+
+@pytest.mark.parametrize("module", ["_latex", "_symbolic", "_numbers"])
+def test_the_docstring_examples_hold(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"stad_utils.judge.{module}"))
+    assert result.attempted > 0 and result.failed == 0
+
+
+# ---------------------------------------------------------------- written after looking at the blind split's misses
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"The area is $\boxed{8\sqrt{3}}$.", r"8\sqrt{3} \text { square inches}"),
+    (r"So the values are $\boxed{-4 \le k < 0}$.", "[-4,0)"),
+    (r"Therefore $\boxed{x < 2 \text{ or } x > 3}$.", r"(-\infty, 2) \cup (3, \infty)"),
+    (r"The surface is a plane: $\boxed{\text{(C) Plane}}$.", r"\text{(C)}"),
+    (r"So $z = \boxed{\frac{3+3i}{2}}$.", r"\frac{3}{2} + \frac{3}{2} i"),
+])
+def test_what_math_verify_alone_calls_different_but_is_the_same_answer(reply, reference):
+    """The five labelled-correct replies of blind_math that the judge first called wrong, in the same forms:
+    a unit in words in the gold, an interval written as inequalities, a labelled choice with its
+    words, a complex number over one denominator."""
+    assert judge_one(reply, reference, "latex").outcome == "correct"
