@@ -214,3 +214,24 @@ def test_what_math_verify_alone_calls_different_but_is_the_same_answer(reply, re
     a unit in words in the gold, an interval written as inequalities, a labelled choice with its
     words, a complex number over one denominator."""
     assert judge_one(reply, reference, "latex").outcome == "correct"
+
+
+# ---------------------------------------------------------------- a unit in words is read, never dropped for credit
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"The answer is $\boxed{5\text{ cm}}$.", r"5\text{ m}"),
+    (r"$\boxed{5 \text{ cm}^2}$", r"5\text{ cm}"),
+    (r"$\boxed{8\sqrt{3} \text{ cm}}$", r"8\sqrt3 \text{ m}"),
+    (r"Final Answer: The final answer is $30^\circ$.", r"30\%"),
+])
+def test_the_same_value_in_another_unit_is_never_credited(reply, reference):
+    assert judge_one(reply, reference, "latex").correct is not True
+
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"$\boxed{8\sqrt{3} \text{ square inches}}$", r"8\sqrt{3}"),
+    (r"$\boxed{12 \text{ inches}}$", r"12 \text{ inch}"),
+    (r"So she pays $\boxed{3\text{ dollars}}$.", "3"),
+])
+def test_a_unit_on_one_side_or_in_the_plural_is_accepted(reply, reference):
+    assert judge_one(reply, reference, "latex").correct is True

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
-from ._latex import answer_math, without_unit
+from ._latex import answer_math, unit_in_words, without_unit
 from ._symbolic import compare_math_verify, math_expression
 from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, in_context, infer_format, kind_for, mentions_a_number,
                       normalise_text, parse_number, written_plainly)
@@ -635,7 +635,11 @@ _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|ab
 
 def _math_verify_says(math: str, reference: str) -> bool | None:
     """math-verify on an answer and the reference, both without a unit in words, which it would read as a
-    factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``)."""
+    factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``); ``None`` when both name a unit and
+    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong)."""
+    units = unit_in_words(math), unit_in_words(reference)
+    if all(units) and units[0] != units[1]:
+        return None
     return compare_math_verify(without_unit(math), without_unit(reference))
 
 

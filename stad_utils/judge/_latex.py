@@ -66,6 +66,27 @@ _UNIT_IN_WORDS = re.compile(r"(?<=\S)\s*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-
                             r"(?:\^\{?[23]\}?)?\s*\.?$")
 
 
+def unit_in_words(latex: str) -> str:
+    """The unit written after an answer's value, as compared (``""`` for none): ``5\\text{ cm}^2`` has
+    ``cm^2`` (a plural is its singular), ``30\\%`` has ``%`` and ``30^\\circ`` has ``°``.
+
+    Examples
+    --------
+    >>> unit_in_words(r"8\\sqrt{3} \\text { square inches}"), unit_in_words("5"), unit_in_words(r"5\\text{ cm}^2")
+    ('squareinch', '', 'cm^2')
+    >>> unit_in_words(r"30\\%"), unit_in_words(r"30^\\circ")
+    ('%', '°')
+    """
+    found = _UNIT_IN_WORDS.search(latex)
+    if found:
+        return _unit_words(found.group(0).rstrip(". "))
+    sign = _SIGN_UNIT.search(latex)
+    return ("%" if "%" in sign.group(0) else "°") if sign else ""
+
+
+_SIGN_UNIT = re.compile(r"(?:\\?%|\^\{?\\circ\}?|°)\s*\.?$")
+
+
 def without_unit(latex: str) -> str:
     """The answer without a unit written in words after its value (``8\\sqrt{3} \\text { square inches}``,
     ``575\\text{ students}``, ``45 \\text{ units}^2``): MATH graders accept an answer with or without it.
@@ -156,8 +177,15 @@ def _as_latex_number(text: str):
     number_text = text[:unit.start()] if unit else text
     unit_text = unit.group(0) if unit else ""
     number = as_number(number_text)
-    marked = "%" if "%" in unit_text else "°" if "circ" in unit_text else ""
+    marked = "%" if "%" in unit_text else "°" if "circ" in unit_text else _unit_words(unit_text)
     return (number.value, marked) if number is not None and number_text else None
+
+
+def _unit_words(unit_text: str) -> str:
+    """A unit in words as compared: ``\\text{ cm}^2`` is ``cm^2``; a plural and its singular are one unit."""
+    words = re.sub(r"\\(?:text|mbox|textrm|mathrm)\s*\{([^{}]*)\}", r"\1", unit_text).strip().lower()
+    words = words.replace(" ", "").replace("{", "").replace("}", "")
+    return words.removesuffix("es") if words.endswith("ches") else words.removesuffix("s")
 
 
 def same_number(reply: str, gold: str) -> bool | None:
@@ -169,14 +197,16 @@ def same_number(reply: str, gold: str) -> bool | None:
     --------
     >>> same_number(r"\\dfrac{9}{4}", r"2\\frac14"), same_number("7", r"7\\text{ dollars}")
     (True, True)
-    >>> same_number(r"\\sqrt{4}", "4") is None
-    True
+    >>> same_number(r"\\sqrt{4}", "4") is None, same_number(r"5\\text{ cm}", r"5\\text{ m}") is None
+    (True, True)
     """
     read = _as_latex_number(normal_form(reply)), _as_latex_number(normal_form(gold))
     if None in read:
         return None
     (value, marked), (gold_value, gold_marked) = read
-    if marked and gold_marked and marked != gold_marked or bool(marked) != bool(gold_marked) and value != gold_value:
+    if marked and gold_marked and marked != gold_marked:
+        return None  # 5 cm for 5 m, 30° for 30%: the same number of another unit is not the answer
+    if bool(marked) != bool(gold_marked) and value != gold_value and {marked, gold_marked} & {"%", "°"}:
         return None  # 0.3 for 30%: only a reader of the question can tell
     return value == gold_value
 
