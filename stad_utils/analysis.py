@@ -863,6 +863,7 @@ DROP_REASONS = (
     (r"teacher failed scaffold level", "teacher failed a scaffold level"),
     (r"could not decide the teacher's answer", "judge undecided on a scaffold level"),
     (r"^expected \d+ scaffolds", "wrong number of variants"),
+    (r"^teacher ran out of tokens while reasoning", "teacher ran out of tokens while reasoning"),
 )
 """Drop reasons as the filters write them (`stages.decompose`, `stages.build_ladders`) → the funnel's names."""
 

@@ -239,12 +239,24 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
             config = endpoint_config(block, where)
             if config.kind == "openai":
                 served[where] = ModelClient(config, role=where).preflight()
+                _say_where_the_trace_is(where, served[where][0])
             elif config.kind == "embedded":
                 served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
                                   "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]
     return served
+
+
+def _say_where_the_trace_is(where: str, probed: dict) -> None:
+    """One console line per endpoint whose replies carry a reasoning trace (or whose probe failed)."""
+    if probed.get("trace_probe_error"):
+        print(f"{where}: could not ask whether replies carry a reasoning trace ({probed['trace_probe_error']})",
+              flush=True)
+    elif probed.get("trace"):
+        print(f"{where}: replies carry a reasoning trace ({probed['trace']}); judges and teachers read the answer "
+              "without it" + (" — the short probe ran out of tokens while reasoning: give the endpoint "
+                              "reasoning.trace_tokens" if probed.get("trace_cut_off") else ""), flush=True)
 
 
 def parse_overrides(assignments: list[str]) -> dict[str, dict]:

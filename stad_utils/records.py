@@ -162,7 +162,7 @@ class Verdict(BaseModel):
     sample: int = 0
     prompt: str
     reference: str
-    response: str | None
+    response: str | None  # the answer: the reply without its reasoning trace, which is all the judge reads
     error: str | None = None
     extracted: str | None = None
     outcome: JudgeOutcome | None = None  # None only in files written before outcomes existed
@@ -178,6 +178,8 @@ class Verdict(BaseModel):
     simulated: bool = False  # written by a simulated target (`kind: simulated`), not by a model
     latency_s: float | None = None
     cached: bool = False
+    reasoning: str | None = None  # a reasoning model's trace, kept apart from its answer (shown, never judged)
+    reasoning_tokens: int | None = None  # of completion_tokens, the trace's, as the server reported them
 
 
 class Outcome(BaseModel):
