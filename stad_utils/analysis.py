@@ -1079,11 +1079,14 @@ def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
 
     ``usage`` is ``usage.json`` (``{stage: {role: {model: stats}}}``); ``prices`` maps a model to
     ``{"prompt": USD per million prompt tokens, "completion": USD per million completion tokens}``.
+    ``reasoning_tokens`` are the part of ``completion_tokens`` a reasoning model spent on its trace, as
+    servers report them (and bill them: as completion tokens); ``traces`` counts the replies that came
+    with a trace. Files written before they were counted read 0.
     """
-    rows = [{"stage": stage, "role": role, "model": model, **stats}
+    counts = ["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens", "reasoning_tokens", "traces"]
+    rows = [{"stage": stage, "role": role, "model": model, **dict.fromkeys(counts, 0), **stats}
             for stage, roles in usage.items() for role, models in roles.items() for model, stats in models.items()]
-    table = pd.DataFrame(rows, columns=["stage", "role", "model", "calls", "cache_hits", "errors", "prompt_tokens",
-                                        "completion_tokens", "seconds"])
+    table = pd.DataFrame(rows, columns=["stage", "role", "model", *counts, "seconds"])
     if prices:
         rate = table["model"].map(lambda m: prices.get(m, {}))
         table["cost_usd"] = (table["prompt_tokens"] * rate.map(lambda r: r.get("prompt", float("nan")))
@@ -1093,7 +1096,8 @@ def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
 
 def usage_report(table: pd.DataFrame):
     """`usage_table` for reading: counts with thousands separators, seconds to a tenth, cost to the cent, no index."""
-    formats = {**dict.fromkeys(["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens"], "{:,.0f}"),
+    formats = {**dict.fromkeys(["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens",
+                                "reasoning_tokens", "traces"], "{:,.0f}"),
                "seconds": "{:,.1f}", "cost_usd": "${:,.2f}"}
     return table.style.hide(axis="index").format({column: form for column, form in formats.items() if column in table},
                                                  na_rep="–")

@@ -725,10 +725,11 @@ def clean_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-TRACE_FIELDS = ("reasoning_content", "reasoning", "reasoning_details")
-"""The message fields in which servers send a trace apart from the content, in the order they are read:
-``reasoning_content`` (DeepSeek's API, vLLM before the rename, several hosts), ``reasoning`` (current vLLM,
-OpenRouter), ``reasoning_details`` (OpenRouter's blocks; encrypted ones hold no readable text)."""
+TRACE_FIELDS = ("reasoning_details", "reasoning_content", "reasoning")
+"""The message fields in which servers send a trace apart from the content, in the order they are read (the
+first with text wins; a server sending two sends the same trace): ``reasoning_details`` (OpenRouter's blocks,
+beside its ``reasoning``; encrypted blocks hold no readable text), ``reasoning_content`` (DeepSeek's API,
+vLLM before the rename, several hosts), ``reasoning`` (current vLLM)."""
 
 
 def server_trace(message: dict) -> tuple[str, str] | None:

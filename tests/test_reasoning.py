@@ -1,0 +1,318 @@
+"""Reasoning models as targets, teachers and judges, against scripted servers that answer as real ones do.
+
+Every shape of `reasoning_shapes` is read into an answer and a trace kept apart; judges and teachers read
+the answer only; a reply cut off while thinking is a truncated ``no_answer``, never an error.
+"""
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from reasoning_shapes import REASONING_TOKENS, SHAPES, answering, completion
+from scripted_server import Raw, ScriptedServer
+
+from stad_utils.analysis import drop_category, usage_table
+from stad_utils.client import (EndpointConfig, ModelClient, ResponseCache, endpoint_config, from_cache,
+                               read_completion, storable)
+from stad_utils.judge import LLMJudge
+from stad_utils.records import Ladder, Step, Task, Verdict
+from stad_utils.stages import Question, _judged, build_ladders, decompose
+from stad_utils.roles import open_teacher
+from stad_utils.structured import RAN_OUT_WHILE_REASONING
+
+ANSWER, TRACE = "The answer is 5.", "First 2 + 3 = 5. Hmm, or is it 7?"
+
+
+def client_for(server, cache=None, **settings):
+    config = {"model": "m", "base_url": server.base_url, "max_retries": 0, "timeout_s": 5, **settings}
+    return ModelClient(EndpointConfig(**config), cache, progress=False)
+
+
+def shaped_server(shape: str, answer: str = ANSWER, trace: str = TRACE) -> ScriptedServer:
+    return ScriptedServer(lambda messages: answer,
+                          raw=answering(lambda messages: answer, lambda body: shape, lambda messages, a: trace))
+
+
+# ---------------------------------------------------------------- one reading of a reply, live and from the cache
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_each_shape_is_read_into_its_answer_and_its_trace_live_and_from_the_cache(name, tmp_path):
+    shape = SHAPES[name]
+    cache_path = tmp_path / "cache.sqlite"
+    with shaped_server(name) as server:
+        live_client = client_for(server, ResponseCache(cache_path))
+        live = live_client.chat_one("What is 2 + 3?")
+        again_client = client_for(server, ResponseCache(cache_path))
+        again = again_client.chat_one("What is 2 + 3?")
+        assert len(server.requests) == 1  # the second came from the cache
+    for reply in (live, again):
+        assert reply.ok and reply.error is None
+        assert reply.text == ("" if shape.cut_off else ANSWER)
+        assert reply.reasoning == TRACE and reply.reasoning_source == shape.source
+        assert reply.finish_reason == ("length" if shape.cut_off else "stop")
+        assert reply.cut_off_while_reasoning is shape.cut_off
+        assert reply.reasoning_tokens == (REASONING_TOKENS if shape.reports_reasoning_tokens else 0)
+    assert again.cached and not live.cached
+    usage = live_client.usage.as_dict()
+    assert (usage["errors"], usage["traces"]) == (0, 1)
+    assert usage["reasoning_tokens"] == (REASONING_TOKENS if shape.reports_reasoning_tokens else 0)
+
+
+def test_the_cache_keeps_what_the_server_sent_so_a_changed_tag_setting_reads_it_anew(tmp_path):
+    cache_path = tmp_path / "cache.sqlite"
+    with shaped_server("think_tags") as server:
+        client_for(server, ResponseCache(cache_path)).chat_one("q")
+        untagged = client_for(server, ResponseCache(cache_path), reasoning={"tags": None}).chat_one("q")
+        assert len(server.requests) == 1
+    with sqlite3.connect(cache_path) as db:
+        [(stored,)] = db.execute("SELECT response FROM responses").fetchall()
+    assert json.loads(stored)["text"] == f"<think>\n{TRACE}\n</think>\n\n{ANSWER}"
+    assert untagged.cached and untagged.reasoning is None and untagged.text.startswith("<think>")
+
+
+def test_other_tags_are_read_when_configured():
+    body = completion("think_tags", ANSWER, TRACE).replace(b"<think>", b"<reasoning>").replace(b"</think>",
+                                                                                               b"</reasoning>")
+    config = endpoint_config({"model": "m", "reasoning": {"tags": ["<reasoning>", "</reasoning>"]}}, "target")
+    reply = read_completion(body, reasoning=config.reasoning)
+    assert (reply.text, reply.reasoning, reply.reasoning_source) == (ANSWER, TRACE, "tags")
+    default = read_completion(body)
+    assert default.text.startswith("<reasoning>") and default.reasoning is None
+
+
+@pytest.mark.parametrize("message, error", [
+    ({"role": "assistant", "content": None}, "empty response"),
+    ({"role": "assistant", "content": None, "reasoning": TRACE}, "empty response (finish_reason 'stop' after a trace in "
+                                                                 "reasoning)"),
+])
+def test_no_content_that_ended_on_its_own_stays_an_error(message, error):
+    body = json.dumps({"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}).encode()
+    reply = read_completion(body)
+    assert reply.text is None and reply.error == error
+
+
+def test_a_reply_without_trace_is_read_and_cached_as_before():
+    body = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": " 5 "},
+                                    "finish_reason": "stop"}],
+                       "usage": {"prompt_tokens": 3, "completion_tokens": 2}}).encode()
+    reply = read_completion(body)
+    assert (reply.text, reply.reasoning, reply.reasoning_tokens) == (" 5 ", None, 0)  # untouched, not stripped
+    assert set(storable(reply)) == {"text", "finish_reason", "latency_s", "prompt_tokens", "completion_tokens"}
+    old_entry = {"text": "<think>x</think>5", "finish_reason": "stop", "latency_s": 0.1, "prompt_tokens": 3,
+                 "completion_tokens": 2}  # written before traces were read: its trace is read now
+    cached = from_cache(old_entry, {"max_tokens": 10})
+    assert (cached.text, cached.reasoning, cached.cached) == ("5", "x", True)
+
+
+def test_old_verdicts_load_without_the_trace_fields():
+    old = {"task_id": "t", "model": "m", "variant": "original", "level": 0, "prompt": "q", "reference": "5",
+           "response": "5", "correct": True, "decided_by": "deterministic"}
+    verdict = Verdict.model_validate(old)
+    assert verdict.reasoning is None and verdict.reasoning_tokens is None
+
+
+# ---------------------------------------------------------------- settings sent, budgets
+
+
+def test_the_reasoning_settings_are_sent_and_the_trace_budget_is_added_to_max_tokens():
+    with shaped_server("reasoning") as server:
+        client = client_for(server, reasoning={"trace_tokens": 4096}, reasoning_effort="low",
+                            chat_template_kwargs={"enable_thinking": True}, max_tokens=1024)
+        client.chat_one("q")
+        client.chat_one("q2", max_tokens=2000)  # a teacher's rewrite limit: the trace budget comes on top
+        first, second = (request["body"] for request in server.requests)
+    assert first["max_tokens"] == 1024 + 4096 and second["max_tokens"] == 2000 + 4096
+    assert first["reasoning_effort"] == "low" and first["chat_template_kwargs"] == {"enable_thinking": True}
+
+
+def test_an_endpoint_without_reasoning_settings_sends_and_caches_what_it_did_before():
+    with shaped_server("reasoning") as server:
+        client = client_for(server, max_tokens=1024)
+        key, _, params = client.request("q")
+        client.chat_one("q")
+        [request] = server.requests
+    assert params == {"temperature": 0.0, "max_tokens": 1024, "seed": 0}
+    assert key == ResponseCache.key("m", [{"role": "user", "content": "q"}], params)
+    assert not {"reasoning_effort", "chat_template_kwargs"} & set(request["body"])
+
+
+@pytest.mark.parametrize("block, problem", [
+    ({"extra_body": {"reasoning_effort": "low"}}, "give reasoning_effort as endpoint setting(s) of their own"),
+    ({"reasoning": {"tags": ["<t>", "<t>"]}}, "two distinct non-empty strings"),
+    ({"reasoning": {"trace_tokenz": 10}}, "target.reasoning.trace_tokenz"),
+    ({"reasoning_effort": "very high"}, "target.reasoning_effort"),
+])
+def test_reasoning_settings_are_checked(block, problem):
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        endpoint_config({"model": "m", **block}, "target")
+
+
+@pytest.mark.parametrize("name", ["reasoning", "think_tags", "cut_off_in_field"])
+def test_the_preflight_says_whether_replies_carry_a_trace_and_where(name):
+    with shaped_server(name) as server:
+        [served] = client_for(server, reasoning={"trace_tokens": 100}).preflight()
+        probe = server.requests[-1]["body"]
+    assert served["trace"] == SHAPES[name].source and served["trace_cut_off"] is SHAPES[name].cut_off
+    assert probe["max_tokens"] == 256 + 100  # the probe is asked with the endpoint's own trace budget
+
+
+def test_the_preflight_of_a_model_without_trace_says_so():
+    with ScriptedServer(lambda messages: "5") as server:
+        [served] = client_for(server).preflight()
+    assert served["trace"] is None and "trace_probe_error" not in served
+
+
+# ---------------------------------------------------------------- judged on the answer only
+
+
+WRONG_TRACE_RIGHT_ANSWER = ("So the answer is 7.", "The answer is 5.", "correct")
+RIGHT_TRACE_WRONG_ANSWER = ("So the answer is 5.", "The answer is 7.", "wrong")
+
+
+@pytest.mark.parametrize("name", [name for name, shape in SHAPES.items() if not shape.cut_off])
+@pytest.mark.parametrize("trace, answer, outcome", [WRONG_TRACE_RIGHT_ANSWER, RIGHT_TRACE_WRONG_ANSWER])
+def test_the_target_is_judged_on_its_answer_never_on_its_trace(name, trace, answer, outcome):
+    reply = read_completion(completion(name, answer, trace))
+    verdict = _judged(question(), reply, "m", None, "full", False)
+    assert (verdict.outcome, verdict.response, verdict.reasoning) == (outcome, answer, trace)
+    assert verdict.extracted in answer and verdict.error is None and not verdict.truncated
+
+
+@pytest.mark.parametrize("name", [name for name, shape in SHAPES.items() if shape.cut_off])
+def test_a_reply_cut_off_while_thinking_is_a_truncated_no_answer_and_no_error(name):
+    reply = read_completion(completion(name, "", "So far 2 + 3 = 5, and then"))
+    verdict = _judged(question(), reply, "m", None, "full", False)
+    assert (verdict.outcome, verdict.truncated, verdict.correct, verdict.error) == ("no_answer", True, False, None)
+    assert verdict.response == "" and verdict.reasoning == "So far 2 + 3 = 5, and then"
+    assert verdict.reasoning_tokens == (REASONING_TOKENS if SHAPES[name].reports_reasoning_tokens else None)
+
+
+def question() -> Question:
+    task = Task(task_id="t", source="generated/word", question="What is 2 + 3?", answer="5", answer_format="number")
+    ladder = Ladder(task=task, teacher="oracle", steps=[Step(description="add", answer="5")], scaffolds=[],
+                    isolated=["What is 2 + 3?"])
+    return Question(ladder, "original", 0, task.question, task.answer)
+
+
+@pytest.mark.parametrize("name", ["think_tags", "closing_tag_only", "reasoning"])
+def test_the_llm_judge_reads_its_verdict_from_its_answer_never_from_its_trace(name):
+    verdict = json.dumps({"justification": "7 is not 5", "score": 0})
+    with ScriptedServer(lambda messages: verdict,
+                        raw=answering(lambda messages: verdict, lambda body: name,
+                                      lambda messages, answer: 'Draft: {"justification": "same", "score": 1}')) as server:
+        [judged] = LLMJudge(client_for(server, json_mode="json_object"))([("7", "5")])
+    assert (judged.outcome, judged.explanation) == ("wrong", "7 is not 5")
+
+
+def test_a_judge_cut_off_while_thinking_says_so():
+    with shaped_server("cut_off_in_field") as server:
+        [judged] = LLMJudge(client_for(server))([("7", "5")])
+    assert judged.outcome == "error" and "judge ran out of tokens while reasoning" in judged.explanation
+
+
+# ---------------------------------------------------------------- teachers
+
+
+def segments_reply(messages):
+    text = messages[0]["content"]
+    if "Break the problem below into" in text:
+        return json.dumps({"segments": [{"segment": "Add the apples.", "skill": "addition"},
+                                        {"segment": "Subtract the eaten ones.", "skill": "subtraction"}]})
+    if "by carrying out the given steps in order" in text:
+        return json.dumps({"answers": [{"explanation": "3 + 4", "answer": "7"},
+                                       {"explanation": "7 - 2", "answer": "5"}]})
+    if "Rewrite the problem so that the first" in text or "Write a short, self-contained question" in text:
+        return json.dumps({"question": "[variant] How many are left?"})
+    return "Answer: 5"
+
+
+def apples(tag: str) -> Task:
+    return Task(task_id=tag, source="gsm8k", question=f"[{tag}] Tom has 3 apples, buys 4 and eats 2. How many?",
+                answer="5", answer_format="number")
+
+
+def test_a_teacher_cut_off_while_thinking_is_asked_again_then_dropped_with_the_reason(tmp_path):
+    """[never]: every segmentation runs out of tokens; [once]: the first does, the fresh sample answers."""
+    asked: dict[str, int] = {}
+
+    def shape_of(body):
+        text = body["messages"][0]["content"]
+        tag = "never" if "[never]" in text else "once"
+        if "Break the problem below into" not in text:
+            return "reasoning"
+        asked[tag] = asked.get(tag, 0) + 1
+        return "cut_off_in_field" if tag == "never" or asked[tag] == 1 else "reasoning"
+
+    with ScriptedServer(segments_reply, raw=answering(segments_reply, shape_of)) as server:
+        spec = {"endpoint": {"model": "teacher", "base_url": server.base_url, "json_mode": "json_object"},
+                "max_reasks": 2}
+        with open_teacher(spec, cache_path=tmp_path / "cache.sqlite") as teacher:
+            never, once = decompose([apples("never"), apples("once")], teacher)
+        seeds = [r["body"]["seed"] for r in server.requests
+                 if "[never]" in r["body"]["messages"][0]["content"]]
+    assert asked == {"never": 3, "once": 2}  # max_reasks + 1 attempts at most
+    assert seeds == [0, 1, 2]  # each attempt a fresh sample: a new draw, its own cache entry
+    assert never.drop_reason.startswith(RAN_OUT_WHILE_REASONING) and "3 attempt(s)" in never.drop_reason
+    assert drop_category(never.drop_reason) == RAN_OUT_WHILE_REASONING  # its own line in the funnel
+    assert once.consistent and [step.answer for step in once.steps] == ["7", "5"]
+
+
+def test_a_teacher_that_runs_out_while_verifying_drops_the_ladder_with_the_reason(tmp_path):
+    def shape_of(body):
+        return "cut_off_in_tags" if body["messages"][0]["content"].startswith("[variant]") else "think_tags"
+
+    with ScriptedServer(segments_reply, raw=answering(segments_reply, shape_of)) as server:
+        spec = {"endpoint": {"model": "teacher", "base_url": server.base_url, "json_mode": "json_object"},
+                "max_reasks": 1}
+        with open_teacher(spec, cache_path=tmp_path / "cache.sqlite") as teacher:
+            [decomposition] = decompose([apples("a")], teacher)
+            [ladder] = build_ladders([decomposition], teacher)
+    assert decomposition.consistent  # the segmentation's <think> trace was not read as its JSON
+    assert not ladder.verified
+    assert ladder.drop_reason == f"{RAN_OUT_WHILE_REASONING} at scaffold level(s) [1]"
+    assert drop_category(ladder.drop_reason) == RAN_OUT_WHILE_REASONING
+    [check] = ladder.verification
+    assert check.answer is None and check.justification.startswith(RAN_OUT_WHILE_REASONING)
+
+
+def test_the_official_readers_never_see_segments_written_in_the_trace(tmp_path):
+    checkout = Path(__file__).parent / "fixtures" / "official" / "checkout"
+
+    def reply(messages):
+        return json.dumps([{"segment": "Add the apples."}, {"segment": "Subtract the eaten ones."}])
+
+    def trace(messages, answer):
+        return 'Draft: [{"segment": "A draft step the answer drops."}]'
+
+    with ScriptedServer(reply, raw=answering(reply, lambda body: "think_tags", trace)) as server:
+        spec = {"endpoint": {"model": "teacher", "base_url": server.base_url}, "prompts": "official",
+                "official_repo": str(checkout)}
+        with open_teacher(spec, cache_path=tmp_path / "cache.sqlite") as teacher:
+            [segmented] = teacher.protocol.segments([apples("a")])
+    assert [s["segment"] for s in segmented] == ["Add the apples.", "Subtract the eaten ones."]
+
+
+# ---------------------------------------------------------------- usage
+
+
+def test_the_usage_table_counts_reasoning_tokens_and_reads_old_files():
+    usage = {"05_evaluate": {"target": {
+        "thinker": {"calls": 2, "cache_hits": 0, "errors": 0, "prompt_tokens": 40, "completion_tokens": 96,
+                    "reasoning_tokens": 80, "traces": 2, "seconds": 1.0},
+        "old": {"calls": 1, "cache_hits": 0, "errors": 0, "prompt_tokens": 10, "completion_tokens": 5,
+                "seconds": 0.5}}}}
+    table = usage_table(usage, {"thinker": {"prompt": 1.0, "completion": 10.0}}).set_index("model")
+    assert table.loc["thinker", "reasoning_tokens"] == 80 and table.loc["thinker", "traces"] == 2
+    assert table.loc["old", "reasoning_tokens"] == 0 and table.loc["old", "traces"] == 0
+    assert table.loc["thinker", "cost_usd"] == pytest.approx((40 * 1.0 + 96 * 10.0) / 1e6)  # the trace is billed
+
+
+def test_a_raw_reply_body_reaches_the_client_as_sent():
+    """The scripted hook serves exactly the shape's body (the tests above rely on it)."""
+    with ScriptedServer(lambda messages: "x", raw=lambda path, request: Raw(completion("gpt_oss", "5", "t"))
+                        if "body" in request else None) as server:
+        reply = client_for(server).chat_one("q")
+    assert (reply.text, reply.reasoning, reply.reasoning_source) == ("5", "t", "reasoning_content")
