@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 import httpx
 import openai
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) inside notebooks
 
@@ -168,6 +168,15 @@ class EndpointConfig(BaseModel):
         if doubled:
             raise ValueError(f"give {', '.join(doubled)} as endpoint setting(s) of their own, not in extra_body")
         return body
+
+    @model_validator(mode="after")
+    def _reasoning_settings_reach_a_server(self) -> EndpointConfig:
+        """The in-process engine and a simulation have no request to carry them: refused, not ignored."""
+        sent = [name for name, value in (("reasoning_effort", self.reasoning_effort),
+                                         ("chat_template_kwargs", self.chat_template_kwargs)) if value]
+        if sent and self.kind in ("vllm", "simulated"):
+            raise ValueError(f"{', '.join(sent)} reach(es) a server only: kind {self.kind!r} takes neither")
+        return self
 
     @property
     def label(self) -> str:
@@ -619,24 +628,22 @@ class ModelClient:
         """Ask every replica for its models before any work starts; fail fast naming the URL.
 
         Returns, per replica, its URL, the model ids it serves and its ``Server`` header (for the
-        run manifest); the first replica's entry also says whether the model's replies carry a reasoning
-        trace and where (`probe_trace`), so that a long run does not find out late that thinking is on. A server without a usable ``GET /models`` is asked a one-token chat request
+        run manifest). A server without a usable ``GET /models`` is asked a one-token chat request
         instead (its models are then ``None``). Raises `EndpointUnavailable` if a replica does not answer.
         """
-        checked = [self._check_replica(url, replica, timeout_s) for url, replica in zip(self.urls, self._replicas)]
-        checked[0].update(self.probe_trace(self._replicas[0], timeout_s))
-        return checked
+        return [self._check_replica(url, replica, timeout_s) for url, replica in zip(self.urls, self._replicas)]
 
-    def probe_trace(self, replica: openai.OpenAI, timeout_s: float = 10.0) -> dict[str, Any]:
-        """Whether the endpoint thinks aloud: one short question, with the endpoint's settings, and where its
-        reply kept a trace (``trace``: a field name, ``"tags"``, or ``None`` for no trace seen).
+    def probe_trace(self, timeout_s: float = 30.0) -> dict[str, Any]:
+        """Whether the model thinks aloud: one short question to the first replica, with the endpoint's
+        settings, and where its reply kept a trace (``trace``: a field name, ``"tags"``, or ``None``).
 
-        Asked once, not retried: an endpoint that cannot answer it has already been found answering,
-        so a failed probe is reported (``trace_probe_error``) and the run goes on.
+        The runner asks it before a run (`stad_utils.pipeline.preflight`), so a long run does not find
+        out late that thinking is on. Asked once, not retried, not cached: a failed probe is reported
+        (``trace_probe_error``) and the run goes on, since `preflight` found the endpoint answering.
         """
         _, messages, params = self.request(TRACE_PROBE, max_tokens=TRACE_PROBE_TOKENS)
         try:
-            result, _ = self._ask(replica, messages, params, timeout_s)
+            result, _ = self._ask(self._replicas[0], messages, params, timeout_s)
         except Exception as exc:  # noqa: BLE001 - the probe informs; it never stops a run
             return {"trace": None, "trace_probe_error": _describe(exc, self._secrets)}
         if result.error is not None:

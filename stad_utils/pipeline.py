@@ -227,6 +227,9 @@ def forget_stage(kernel) -> None:
 def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     """Ask every remote endpoint of these stages for its models; what each serves, for the manifest.
 
+    Each is also asked one short question, to say whether its replies carry a reasoning trace and
+    where (`ModelClient.probe_trace`); a line on the console names each endpoint that thinks aloud.
+
     Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
     model and simulated targets need no server yet (their servers start with their stage).
     """
@@ -238,7 +241,9 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
         for where, block in endpoint_blocks(stage, values):
             config = endpoint_config(block, where)
             if config.kind == "openai":
-                served[where] = ModelClient(config, role=where).preflight()
+                client = ModelClient(config, role=where)
+                served[where] = client.preflight()
+                served[where][0].update(client.probe_trace())
                 _say_where_the_trace_is(where, served[where][0])
             elif config.kind == "embedded":
                 served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,

@@ -14,9 +14,10 @@ from reasoning_shapes import REASONING_TOKENS, SHAPES, answering, completion
 from scripted_server import Raw, ScriptedServer
 
 from stad_utils.analysis import drop_category, usage_table
-from stad_utils.client import (EndpointConfig, ModelClient, ResponseCache, endpoint_config, from_cache,
-                               read_completion, storable)
+from stad_utils.client import (TRACE_PROBE_TOKENS, EndpointConfig, ModelClient, ResponseCache, endpoint_config,
+                               from_cache, read_completion, storable)
 from stad_utils.judge import LLMJudge
+from stad_utils.pipeline import preflight
 from stad_utils.records import Ladder, Step, Task, Verdict
 from stad_utils.stages import Question, _judged, build_ladders, decompose
 from stad_utils.roles import open_teacher
@@ -151,18 +152,29 @@ def test_reasoning_settings_are_checked(block, problem):
 
 
 @pytest.mark.parametrize("name", ["reasoning", "think_tags", "cut_off_in_field"])
-def test_the_preflight_says_whether_replies_carry_a_trace_and_where(name):
+def test_the_trace_probe_says_whether_replies_carry_a_trace_and_where(name):
     with shaped_server(name) as server:
-        [served] = client_for(server, reasoning={"trace_tokens": 100}).preflight()
-        probe = server.requests[-1]["body"]
-    assert served["trace"] == SHAPES[name].source and served["trace_cut_off"] is SHAPES[name].cut_off
-    assert probe["max_tokens"] == 256 + 100  # the probe is asked with the endpoint's own trace budget
+        probed = client_for(server, reasoning={"trace_tokens": 100}).probe_trace()
+        [probe] = server.requests
+    assert probed["trace"] == SHAPES[name].source and probed["trace_cut_off"] is SHAPES[name].cut_off
+    assert probe["body"]["max_tokens"] == TRACE_PROBE_TOKENS + 100  # asked with the endpoint's own trace budget
 
 
-def test_the_preflight_of_a_model_without_trace_says_so():
-    with ScriptedServer(lambda messages: "5") as server:
-        [served] = client_for(server).preflight()
-    assert served["trace"] is None and "trace_probe_error" not in served
+def test_the_runner_preflight_prints_which_endpoint_thinks_aloud_and_records_it(capsys):
+    with shaped_server("cut_off_in_field") as thinking, ScriptedServer(lambda messages: "5") as plain:
+        served = preflight({"05_evaluate": {"targets": [{"model": "m", "base_url": thinking.base_url},
+                                                        {"model": "m", "name": "p", "base_url": plain.base_url}]}})
+    thinker, other = served.values()
+    assert thinker[0]["trace"] == "reasoning" and thinker[0]["models"] == ["scripted"]
+    assert other[0]["trace"] is None
+    [line] = capsys.readouterr().out.splitlines()
+    assert "replies carry a reasoning trace (reasoning)" in line and "ran out of tokens while reasoning" in line
+
+
+def test_a_failed_trace_probe_is_reported_and_does_not_stop_the_run():
+    with ScriptedServer(lambda messages: "5", faults=[500]) as server:
+        probed = client_for(server).probe_trace()
+    assert probed["trace"] is None and "500" in probed["trace_probe_error"]
 
 
 # ---------------------------------------------------------------- judged on the answer only
@@ -316,3 +328,80 @@ def test_a_raw_reply_body_reaches_the_client_as_sent():
                         if "body" in request else None) as server:
         reply = client_for(server).chat_one("q")
     assert (reply.text, reply.reasoning, reply.reasoning_source) == ("5", "t", "reasoning_content")
+
+
+# ---------------------------------------------------------------- the whole chain
+
+
+@pytest.mark.slow
+def test_a_reasoning_teacher_and_a_target_per_shape_through_the_whole_chain(shared_data, tmp_path, monkeypatch):
+    """01 → 07 on three GSM8K tasks: a gpt-oss-style teacher (the first task it segments always runs out of
+    tokens while reasoning) and one target per shape, with no error allowed (``max_error_share: 0``)."""
+    import yaml
+
+    from helpers import SEGMENT, scripted_gsm8k_roles
+    from stad_utils.pipeline import run_pipeline
+    from stad_utils.store import RunPaths
+    from stad_utils.tasks import load_benchmark
+
+    tasks = load_benchmark("gsm8k", shared_data / "gsm8k_test.jsonl")
+    roles = scripted_gsm8k_roles(tasks, target_answer="I am not sure. Answer: 0")
+    doomed: list[str] = []
+
+    def teacher_shape(body):
+        first = body["messages"][0]["content"]
+        if SEGMENT in first:
+            doomed.append(first) if not doomed else None
+            if first == doomed[0]:
+                return "cut_off_in_field"
+        return "gpt_oss"
+
+    def target_trace(messages, answer):
+        return "Let me think step by step. So the answer is 123456."
+
+    teacher_server = ScriptedServer(roles, raw=answering(roles, teacher_shape))
+    target_server = ScriptedServer(roles, raw=answering(roles, lambda body: body["model"], target_trace))
+    with teacher_server, target_server:
+        teacher = {"endpoint": {"model": "gpt-oss", "base_url": teacher_server.base_url, "json_mode": "json_object",
+                                "reasoning": {"trace_tokens": 512}}, "max_reasks": 1}
+        targets = [{"name": name, "model": name, "base_url": target_server.base_url, "max_tokens": 1024,
+                    "reasoning": {"trace_tokens": 1000}, "concurrency": 2} for name in SHAPES]
+        params = {"run": "reasoning", "results_dir": str(tmp_path / "results"), "cache": str(tmp_path / "c.sqlite"),
+                  "stages": {"01_tasks": {"source": "gsm8k", "data_path": str(shared_data), "n_tasks": 3},
+                             "02_decompose": {"teacher": teacher}, "03_scaffold": {"teacher": teacher},
+                             "04_skills": {"cluster_on": "description"},
+                             "05_evaluate": {"targets": targets, "max_error_share": 0.0},
+                             "06_analyze": {"n_resamples": 50}, "07_compare": {"n_permutations": 50}}}
+        path = tmp_path / "params.yaml"
+        path.write_text(yaml.safe_dump(params))
+        run_dir = run_pipeline(path)
+        segment_attempts = [r for r in teacher_server.requests if r["body"]["messages"][0]["content"] == doomed[0]]
+        originals = [r["body"] for r in target_server.requests if r["body"]["messages"][0]["content"] in
+                     {t.question for t in tasks}]
+    paths = RunPaths(run_dir)
+    verdicts = read_records(paths.verdicts, Verdict.model_validate)
+    assert len(segment_attempts) == 2  # asked again once (max_reasks 1), then dropped
+    summary = json.loads(paths.summary.read_text())
+    assert summary["funnel"]["dropped"] == {RAN_OUT_WHILE_REASONING: 1} and summary["funnel"]["verified"] == 2
+    assert {v.model for v in verdicts} == set(SHAPES) and all(body["max_tokens"] == 2024 for body in originals)
+    for name, shape in SHAPES.items():
+        mine = [v for v in verdicts if v.model == name]
+        assert mine and all(v.error is None and v.reasoning == target_trace([], "") for v in mine), name
+        expected = ("", "no_answer", True) if shape.cut_off else ("I am not sure. Answer: 0", "wrong", False)
+        assert {(v.response, v.outcome, v.truncated) for v in mine} == {expected}, name
+        assert {v.reasoning_tokens for v in mine} == {REASONING_TOKENS if shape.reports_reasoning_tokens else None}
+    usage = json.loads(paths.usage.read_text())
+    for name, shape in SHAPES.items():
+        stats = usage["05_evaluate"]["target"][name]
+        assert stats["errors"] == 0 and stats["traces"] == stats["calls"] > 0
+        assert stats["reasoning_tokens"] == (REASONING_TOKENS * stats["calls"] if shape.reports_reasoning_tokens else 0)
+    teacher_usage = usage["02_decompose"]["teacher"]["gpt-oss"]
+    assert teacher_usage["reasoning_tokens"] == REASONING_TOKENS * teacher_usage["calls"] > 0
+    truncated = {(row["model"], row["cut_off"] > 0) for row in
+                 (r | {"model": m} for m, s in summary["models"].items() for r in s["truncated"])}
+    assert {model for model, cut in truncated if cut} == {"cut_off_in_field", "cut_off_in_tags"}
+
+
+def test_reasoning_settings_for_an_engine_without_requests_are_refused():
+    with pytest.raises(ValueError, match="kind 'vllm' takes neither"):
+        endpoint_config({"model": "m", "kind": "vllm", "reasoning_effort": "low"}, "target")
