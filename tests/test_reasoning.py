@@ -19,6 +19,7 @@ from stad_utils.client import (TRACE_PROBE_TOKENS, EndpointConfig, ModelClient, 
 from stad_utils.judge import LLMJudge
 from stad_utils.pipeline import preflight
 from stad_utils.records import Ladder, Step, Task, Verdict
+from stad_utils.store import read_records
 from stad_utils.stages import Question, _judged, build_ladders, decompose
 from stad_utils.roles import open_teacher
 from stad_utils.structured import RAN_OUT_WHILE_REASONING
@@ -113,6 +114,10 @@ def test_old_verdicts_load_without_the_trace_fields():
            "response": "5", "correct": True, "decided_by": "deterministic"}
     verdict = Verdict.model_validate(old)
     assert verdict.reasoning is None and verdict.reasoning_tokens is None
+    assert "reasoning" not in verdict.model_dump_json()  # and a reply without a trace is written as before
+    thought = Verdict.model_validate_json(verdict.model_copy(update={"reasoning": "2 + 3", "reasoning_tokens": 4})
+                                          .model_dump_json())
+    assert (thought.reasoning, thought.reasoning_tokens) == ("2 + 3", 4)
 
 
 # ---------------------------------------------------------------- settings sent, budgets
