@@ -1074,6 +1074,10 @@ def written_report(run: str, summary: dict) -> str:
     return "\n".join(parts)
 
 
+REASONING_COUNTS = ("reasoning_tokens", "traces")
+"""The counts of `stad_utils.client.UsageStats` that only reasoning models make."""
+
+
 def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
     """Calls, tokens, seconds and (with a price table) cost per stage, role and model.
 
@@ -1081,12 +1085,15 @@ def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
     ``{"prompt": USD per million prompt tokens, "completion": USD per million completion tokens}``.
     ``reasoning_tokens`` are the part of ``completion_tokens`` a reasoning model spent on its trace, as
     servers report them (and bill them: as completion tokens); ``traces`` counts the replies that came
-    with a trace. Files written before they were counted read 0.
+    with a trace; both columns are there only when some model reasoned aloud (files written before
+    they were counted read 0).
     """
-    counts = ["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens", "reasoning_tokens", "traces"]
+    counts = ["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens", *REASONING_COUNTS]
     rows = [{"stage": stage, "role": role, "model": model, **dict.fromkeys(counts, 0), **stats}
             for stage, roles in usage.items() for role, models in roles.items() for model, stats in models.items()]
     table = pd.DataFrame(rows, columns=["stage", "role", "model", *counts, "seconds"])
+    if not table[list(REASONING_COUNTS)].to_numpy().any():  # a run without reasoning models reads as before
+        table = table.drop(columns=list(REASONING_COUNTS))
     if prices:
         rate = table["model"].map(lambda m: prices.get(m, {}))
         table["cost_usd"] = (table["prompt_tokens"] * rate.map(lambda r: r.get("prompt", float("nan")))

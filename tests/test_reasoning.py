@@ -325,6 +325,8 @@ def test_the_usage_table_counts_reasoning_tokens_and_reads_old_files():
     assert table.loc["thinker", "reasoning_tokens"] == 80 and table.loc["thinker", "traces"] == 2
     assert table.loc["old", "reasoning_tokens"] == 0 and table.loc["old", "traces"] == 0
     assert table.loc["thinker", "cost_usd"] == pytest.approx((40 * 1.0 + 96 * 10.0) / 1e6)  # the trace is billed
+    del usage["05_evaluate"]["target"]["thinker"]
+    assert "reasoning_tokens" not in usage_table(usage).columns  # a run without reasoning models reads as before
 
 
 def test_a_raw_reply_body_reaches_the_client_as_sent():
