@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from reasoning_shapes import REASONING_TOKENS, SHAPES, answering, completion
 from scripted_server import Raw, ScriptedServer
+from test_vllm_client import vllm_client  # noqa: F401  (the stand-in engine, a fixture)
 
 from stad_utils.analysis import drop_category, usage_table
 from stad_utils.client import (TRACE_PROBE_TOKENS, EndpointConfig, ModelClient, ResponseCache, endpoint_config,
@@ -412,3 +413,25 @@ def test_a_reasoning_teacher_and_a_target_per_shape_through_the_whole_chain(shar
 def test_reasoning_settings_for_an_engine_without_requests_are_refused():
     with pytest.raises(ValueError, match="kind 'vllm' takes neither"):
         endpoint_config({"model": "m", "kind": "vllm", "reasoning_effort": "low"}, "target")
+
+
+def test_the_in_process_engine_reads_a_trace_in_tags_apart_live_and_from_the_cache(vllm_client):
+    generated = "2 + 3 = 5, or 7?\n</think>\n\nThe answer is 5."  # the stand-in engine answers the prompt reversed
+    live, again = vllm_client.chat_one(generated[::-1]), vllm_client.chat_one(generated[::-1])
+    for reply in (live, again):
+        assert (reply.text, reply.reasoning, reply.reasoning_source) == ("The answer is 5.", "2 + 3 = 5, or 7?", "tags")
+    assert again.cached and not live.cached
+
+
+@pytest.mark.parametrize("benchmark", ["gsm8k", "math_hard", "tot_arithmetic"])
+def test_the_paper_teacher_has_room_for_its_thinking_and_its_answer(benchmark):
+    """gpt-oss's trace counts against max_tokens: the paper's answer budgets stay, the trace gets its own, and the
+    largest request (rewrite_tokens + trace_tokens) leaves 2,000 tokens of prompt in the authors' 8,192 context."""
+    import yaml
+
+    params = yaml.safe_load((Path(__file__).resolve().parents[1] / "params" / "paper" / f"{benchmark}.yaml").read_text())
+    teacher = params["anchors"]["teacher"]
+    trace_tokens = teacher["endpoint"]["reasoning"]["trace_tokens"]
+    assert teacher["endpoint"]["model"] == "openai/gpt-oss-120b"
+    assert (teacher["step_tokens"], teacher["rewrite_tokens"]) == (1024, 2000)  # the answer keeps the paper's budget
+    assert trace_tokens >= 2 * teacher["step_tokens"] and teacher["rewrite_tokens"] + trace_tokens <= 8192 - 2000
