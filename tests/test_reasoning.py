@@ -313,6 +313,18 @@ def test_the_official_readers_never_see_segments_written_in_the_trace(tmp_path):
     assert [s["segment"] for s in segmented] == ["Add the apples.", "Subtract the eaten ones."]
 
 
+def test_with_the_authors_prompts_a_reply_cut_off_while_thinking_is_asked_again_too(tmp_path):
+    """Their prompts get no re-asks for a reply they cannot read, but one with no answer at all is asked again."""
+    checkout = Path(__file__).parent / "fixtures" / "official" / "checkout"
+    with shaped_server("cut_off_in_tags") as server:
+        spec = {"endpoint": {"model": "teacher", "base_url": server.base_url}, "prompts": "official",
+                "official_repo": str(checkout), "max_reasks": 1}
+        with open_teacher(spec, cache_path=tmp_path / "cache.sqlite") as teacher:
+            [decomposition] = decompose([apples("a")], teacher)
+        assert len(server.requests) == 2
+    assert decomposition.drop_reason.startswith(RAN_OUT_WHILE_REASONING)
+
+
 # ---------------------------------------------------------------- usage
 
 
@@ -405,6 +417,10 @@ def test_a_reasoning_teacher_and_a_target_per_shape_through_the_whole_chain(shar
         assert stats["reasoning_tokens"] == (REASONING_TOKENS * stats["calls"] if shape.reports_reasoning_tokens else 0)
     teacher_usage = usage["02_decompose"]["teacher"]["gpt-oss"]
     assert teacher_usage["reasoning_tokens"] == REASONING_TOKENS * teacher_usage["calls"] > 0
+    [invocation] = json.loads(paths.manifest.read_text())["invocations"]
+    probed = {where: served[0]["trace"] for where, served in invocation["endpoints"].items()}
+    assert probed["stages.05_evaluate.targets[3]"] == "tags" and probed["stages.02_decompose.teacher.endpoint"] == \
+        "reasoning_content"  # what the preflight saw, kept with the run
     truncated = {(row["model"], row["cut_off"] > 0) for row in
                  (r | {"model": m} for m, s in summary["models"].items() for r in s["truncated"])}
     assert {model for model, cut in truncated if cut} == {"cut_off_in_field", "cut_off_in_tags"}
