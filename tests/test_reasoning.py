@@ -110,6 +110,13 @@ def test_a_reply_without_trace_is_read_and_cached_as_before():
     assert (cached.text, cached.reasoning, cached.cached) == ("5", "x", True)
 
 
+def test_a_server_that_sends_no_token_details_counts_no_reasoning_tokens_but_still_the_trace():
+    body = json.loads(completion("reasoning", ANSWER, TRACE))
+    body["usage"]["completion_tokens_details"] = None  # as vLLM sends it without a reasoning-token count
+    reply = read_completion(json.dumps(body).encode())
+    assert (reply.text, reply.reasoning, reply.reasoning_tokens, reply.completion_tokens) == (ANSWER, TRACE, 0, 48)
+
+
 def test_old_verdicts_load_without_the_trace_fields():
     old = {"task_id": "t", "model": "m", "variant": "original", "level": 0, "prompt": "q", "reference": "5",
            "response": "5", "correct": True, "decided_by": "deterministic"}
