@@ -12,6 +12,8 @@ needs:
   ``Retry-After``) and 5xx, bounded in count and in time;
 * a result per request that is either a text or an error, never an exception, so an
   infrastructure failure can never be scored as a wrong answer;
+* one reading of each reply: the answer, and apart from it a reasoning model's trace, from a
+  field of its own or from tags in the content (`read_completion`, `ReasoningConfig`);
 * token and time accounting per role, and a progress bar.
 """
 
