@@ -117,14 +117,12 @@ def chat_to_an_answer(client, prompts: Sequence, *, max_reasks: int, **options: 
     it was, as a fresh sample (seed + 1, + 2 …: a new draw at temperature > 0, and its own cache
     entry); after the last attempt it is an `Unusable` saying so (`RAN_OUT_WHILE_REASONING`).
     """
-    samples = [0] * len(prompts)
-    replies = chat_samples(client, prompts, samples, **options)
+    replies = list(client.chat(prompts, **options))
     for attempt in range(1, max_reasks + 1):
         again = [i for i, reply in enumerate(replies) if reply.cut_off_while_reasoning]
         if not again:
             break
-        for i, reply in zip(again, chat_samples(client, [prompts[i] for i in again], [attempt] * len(again),
-                                                **options)):
+        for i, reply in zip(again, client.chat([prompts[i] for i in again], sample=attempt, **options)):
             replies[i] = reply
     return [ran_out(max_reasks + 1) if reply.cut_off_while_reasoning else reply for reply in replies]
 
