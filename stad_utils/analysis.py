@@ -863,6 +863,7 @@ DROP_REASONS = (
     (r"teacher failed scaffold level", "teacher failed a scaffold level"),
     (r"could not decide the teacher's answer", "judge undecided on a scaffold level"),
     (r"^expected \d+ scaffolds", "wrong number of variants"),
+    (r"^teacher ran out of tokens while reasoning", "teacher ran out of tokens while reasoning"),
 )
 """Drop reasons as the filters write them (`chain.decompose`, `chain.build_ladders`) → the funnel's names."""
 
@@ -1073,16 +1074,26 @@ def written_report(run: str, summary: dict) -> str:
     return "\n".join(parts)
 
 
+REASONING_COUNTS = ("reasoning_tokens", "traces")
+"""The counts of `stad_utils.client.UsageStats` that only reasoning models make."""
+
+
 def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
     """Calls, tokens, seconds and (with a price table) cost per stage, role and model.
 
     ``usage`` is ``usage.json`` (``{stage: {role: {model: stats}}}``); ``prices`` maps a model to
     ``{"prompt": USD per million prompt tokens, "completion": USD per million completion tokens}``.
+    ``reasoning_tokens`` are the part of ``completion_tokens`` a reasoning model spent on its trace, as
+    servers report them (and bill them: as completion tokens); ``traces`` counts the replies that came
+    with a trace; both columns are there only when some model reasoned aloud (files written before
+    they were counted read 0).
     """
-    rows = [{"stage": stage, "role": role, "model": model, **stats}
+    counts = ["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens", *REASONING_COUNTS]
+    rows = [{"stage": stage, "role": role, "model": model, **dict.fromkeys(counts, 0), **stats}
             for stage, roles in usage.items() for role, models in roles.items() for model, stats in models.items()]
-    table = pd.DataFrame(rows, columns=["stage", "role", "model", "calls", "cache_hits", "errors", "prompt_tokens",
-                                        "completion_tokens", "seconds"])
+    table = pd.DataFrame(rows, columns=["stage", "role", "model", *counts, "seconds"])
+    if not table[list(REASONING_COUNTS)].to_numpy().any():  # a run without reasoning models reads as before
+        table = table.drop(columns=list(REASONING_COUNTS))
     if prices:
         rate = table["model"].map(lambda m: prices.get(m, {}))
         table["cost_usd"] = (table["prompt_tokens"] * rate.map(lambda r: r.get("prompt", float("nan")))
@@ -1092,7 +1103,8 @@ def usage_table(usage: dict, prices: dict | None = None) -> pd.DataFrame:
 
 def usage_report(table: pd.DataFrame):
     """`usage_table` for reading: counts with thousands separators, seconds to a tenth, cost to the cent, no index."""
-    formats = {**dict.fromkeys(["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens"], "{:,.0f}"),
+    formats = {**dict.fromkeys(["calls", "cache_hits", "errors", "prompt_tokens", "completion_tokens",
+                                "reasoning_tokens", "traces"], "{:,.0f}"),
                "seconds": "{:,.1f}", "cost_usd": "${:,.2f}"}
     return table.style.hide(axis="index").format({column: form for column, form in formats.items() if column in table},
                                                  na_rep="–")

@@ -245,11 +245,35 @@ def _variants(ladder: Ladder) -> list[tuple[str, int, str, str]]:
             + [("placebo", j, text, final) for j, text in enumerate(ladder.placebos, start=1)])
 
 
+TRACE_HEAD_CHARS, TRACE_TAIL_CHARS = 1000, 3000
+"""How much of a reasoning trace a drill-down shows: its start and its end, where it concludes. A
+20,000-token trace (80,000 characters) would otherwise outweigh a whole task; verdicts.jsonl keeps it whole."""
+
+
+def shown_trace(trace: str) -> tuple[str, str, int]:
+    """``(start, end, characters left out between them)`` of a trace as a drill-down shows it.
+
+    >>> shown_trace("short")
+    ('short', '', 0)
+    >>> start, end, left_out = shown_trace("a" * 5000)
+    >>> len(start), len(end), left_out
+    (1000, 3000, 1000)
+    """
+    if len(trace) <= TRACE_HEAD_CHARS + TRACE_TAIL_CHARS:
+        return trace, "", 0
+    return trace[:TRACE_HEAD_CHARS], trace[-TRACE_TAIL_CHARS:], len(trace) - TRACE_HEAD_CHARS - TRACE_TAIL_CHARS
+
+
 def _reply(verdict: Verdict) -> dict:
-    return {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
-            "extracted": verdict.extracted, "outcome": verdict_outcome(verdict), "decided_by": verdict.decided_by,
-            "explanation": verdict.explanation, "truncated": verdict.truncated,
-            "finish_reason": verdict.finish_reason}
+    reply = {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
+             "extracted": verdict.extracted, "outcome": verdict_outcome(verdict), "decided_by": verdict.decided_by,
+             "explanation": verdict.explanation, "truncated": verdict.truncated,
+             "finish_reason": verdict.finish_reason}
+    if verdict.reasoning is not None:  # only then: the replies of other models keep their shape
+        start, end, left_out = shown_trace(verdict.reasoning)
+        reply["trace"] = {"start": start, "end": end, "left_out": left_out, "chars": len(verdict.reasoning),
+                          "tokens": verdict.reasoning_tokens}
+    return reply
 
 
 def _variant_entry(kind: str, level: int, text: str, reference: str, verdicts: Sequence[Verdict]) -> dict:

@@ -23,7 +23,7 @@ from .monitor import ProgressLog
 from .records import (AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict,
                       evaluation_items)
 from .store import RecordFile
-from .structured import Unavailable
+from .structured import RAN_OUT_WHILE_REASONING, Unavailable, Unusable
 from .teachers import Teacher
 
 MAX_STEPS = 6
@@ -135,15 +135,23 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
     todo = [(ladder, level, text) for ladder in ladders if ladder.verified
             for level, text in enumerate(ladder.scaffolds, start=1)]
     answers = teacher.solve([(ladder.task, text) for ladder, _, text in todo])
+    # An answer the teacher could not give within its tokens (`Unusable`) fails its level, judged as no answer.
     checks = judge_answers(
-        [(answer, ladder.task.answer, ladder.task.answer_format) for (ladder, _, _), answer in zip(todo, answers)],
+        [("" if isinstance(answer, Unusable) else answer, ladder.task.answer, ladder.task.answer_format)
+         for (ladder, _, _), answer in zip(todo, answers)],
         llm_judge,
     )
     # No teacher reply, or no usable judge verdict: the ladder is unavailable (retried on re-run), not failed.
     unanswered = {id(ladder) for (ladder, _, _), answer, check in zip(todo, answers, checks)
                   if answer is None or check.outcome == "error"}
     undecided: dict[int, list[int]] = {}
+    cut_off: dict[int, list[int]] = {}
     for (ladder, level, _), answer, check in zip(todo, answers, checks):
+        if isinstance(answer, Unusable):
+            cut_off.setdefault(id(ladder), []).append(level)
+            ladder.verification.append(LevelCheck(level=level, answer=None, correct=False, decided_by="none",
+                                                  justification=str(answer)))
+            continue
         ladder.verification.append(LevelCheck(level=level, answer=answer, correct=bool(check.correct),
                                               decided_by=check.decided_by, justification=check.explanation))
         if check.outcome == "undecided":
@@ -152,12 +160,14 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
         warnings.warn(f"{len(unanswered)} ladder(s) could not be verified (no teacher reply or judge verdict); "
                       "re-run to retry them", stacklevel=3)
     for ladder in ladders:
-        unsure = undecided.get(id(ladder), [])
-        failed = [check.level for check in ladder.verification if not check.correct and check.level not in unsure]
-        if ladder.verified and (failed or unsure):
+        unsure, ran_out = undecided.get(id(ladder), []), cut_off.get(id(ladder), [])
+        failed = [check.level for check in ladder.verification
+                  if not check.correct and check.level not in unsure + ran_out]
+        if ladder.verified and (failed or unsure or ran_out):
             ladder.verified = False
             ladder.drop_reason = "; ".join(
-                ([f"teacher failed scaffold level(s) {failed}"] if failed else [])
+                ([f"{RAN_OUT_WHILE_REASONING} at scaffold level(s) {ran_out}"] if ran_out else [])
+                + ([f"teacher failed scaffold level(s) {failed}"] if failed else [])
                 + ([f"the judge could not decide the teacher's answer at level(s) {unsure} (configure an LLM "
                     "judge to decide them)"] if unsure else []))
     return [ladder for ladder in ladders if id(ladder) not in unanswered]
@@ -316,6 +326,7 @@ def _judged(question: Question, reply: ChatResult, model: str, llm_judge: LLMJud
         **{**judged, "error": reply.error or judged["error"]}, finish_reason=reply.finish_reason,
         prompt_tokens=reply.prompt_tokens or None, completion_tokens=reply.completion_tokens or None,
         policy=policy, simulated=simulated, latency_s=reply.latency_s, cached=reply.cached,
+        reasoning=reply.reasoning, reasoning_tokens=reply.reasoning_tokens or None,
     )
 
 

@@ -12,6 +12,8 @@ needs:
   ``Retry-After``) and 5xx, bounded in count and in time;
 * a result per request that is either a text or an error, never an exception, so an
   infrastructure failure can never be scored as a wrong answer;
+* one reading of each reply: the answer, and apart from it a reasoning model's trace, from a
+  field of its own or from tags in the content (`read_completion`, `ReasoningConfig`);
 * token and time accounting per role, and a progress bar.
 """
 
@@ -32,7 +34,7 @@ from typing import Any, Literal
 
 import httpx
 import openai
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_after_delay
 from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) inside notebooks
 
@@ -76,6 +78,43 @@ class Simulation(BaseModel):
                       if skill != "default" and p < self.accuracy(None))
 
 
+THINK_TAGS = ("<think>", "</think>")
+"""The tags in which DeepSeek-R1, Qwen3 and their kin write a trace into the content when no server parser takes it."""
+
+
+class ReasoningConfig(BaseModel):
+    """The ``reasoning`` block of an endpoint: where a reasoning model's trace is, and how many tokens it may take.
+
+    A server with a reasoning parser sends the trace in a field of its own (``reasoning``,
+    ``reasoning_content`` or ``reasoning_details``), which is always read. Without one the trace
+    arrives inside the content between ``tags``; a reply holding only the closing tag (the chat
+    template wrote the opening one into the prompt) has its trace before it. The answer is the
+    content with the trace taken out: it is what judges and teachers read.
+
+    ``trace_tokens`` is added to every request's ``max_tokens``: servers count the trace against
+    ``max_tokens`` (vLLM, OpenAI), so without it a limit meant for the answer (the paper's 1,024)
+    is eaten by the thinking. The server enforces only the sum: a trace longer than
+    ``trace_tokens`` leaves the answer less room.
+
+    Examples
+    --------
+    >>> ReasoningConfig().tags, ReasoningConfig(tags=None, trace_tokens=4096).trace_tokens
+    (('<think>', '</think>'), 4096)
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    tags: tuple[str, str] | None = THINK_TAGS  # (opening, closing) of a trace in the content; None: all is answer
+    trace_tokens: int = Field(0, ge=0)  # tokens for the trace, added to each request's max_tokens
+
+    @field_validator("tags")
+    @classmethod
+    def _distinct_tags(cls, tags: tuple[str, str] | None) -> tuple[str, str] | None:
+        if tags is not None and (not all(tags) or tags[0] == tags[1]):
+            raise ValueError(f"tags must be two distinct non-empty strings (opening, closing), got {list(tags)}")
+        return tags
+
+
 class EndpointConfig(BaseModel):
     """Where a role's model is served and how to sample from it (one block of a params file).
 
@@ -107,6 +146,10 @@ class EndpointConfig(BaseModel):
     max_retries: int = Field(5, ge=0)  # per request, after the first attempt
     max_retry_s: float = Field(600.0, ge=0)  # give up retrying a request after this long
     extra_body: dict[str, Any] = {}  # engine-specific sampling fields, e.g. llama.cpp's repeat_penalty
+    reasoning: ReasoningConfig = ReasoningConfig()  # where a trace is, and its token budget (`ReasoningConfig`)
+    # How long a reasoning model thinks (OpenAI, gpt-oss): sent as ``reasoning_effort``; None: the server's default
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high", "xhigh"] | None = None
+    chat_template_kwargs: dict[str, Any] = {}  # vLLM / SGLang, e.g. {enable_thinking: false} for Qwen3
     # How to ask for JSON: "none", "json_object", "json_schema" (OpenAI, vLLM) or "llama_schema" (llama.cpp)
     json_mode: Literal["none", "json_object", "json_schema", "llama_schema"] = "none"
     n_servers: int | None = None  # embedded only: single-thread llama.cpp servers to start (None: one per core)
@@ -118,6 +161,24 @@ class EndpointConfig(BaseModel):
         """A misspelt simulation key (``step_acuracy``) is refused like any other."""
         Simulation.model_validate(block)
         return block
+
+    @field_validator("extra_body")
+    @classmethod
+    def _reasoning_settings_have_their_own_keys(cls, body: dict[str, Any]) -> dict[str, Any]:
+        """Sent twice, one would silently win over the other."""
+        doubled = sorted(set(body) & {"reasoning_effort", "chat_template_kwargs"})
+        if doubled:
+            raise ValueError(f"give {', '.join(doubled)} as endpoint setting(s) of their own, not in extra_body")
+        return body
+
+    @model_validator(mode="after")
+    def _reasoning_settings_reach_a_server(self) -> EndpointConfig:
+        """The in-process engine and a simulation have no request to carry them: refused, not ignored."""
+        sent = [name for name, value in (("reasoning_effort", self.reasoning_effort),
+                                         ("chat_template_kwargs", self.chat_template_kwargs)) if value]
+        if sent and self.kind in ("vllm", "simulated"):
+            raise ValueError(f"{', '.join(sent)} reach(es) a server only: kind {self.kind!r} takes neither")
+        return self
 
     @property
     def label(self) -> str:
@@ -146,6 +207,16 @@ class EndpointConfig(BaseModel):
         params = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
         return params if self.top_p is None else {**params, "top_p": self.top_p}
 
+    def reasoning_fields(self) -> dict[str, Any]:
+        """The request fields of the reasoning settings that are set (none at all for other models,
+        so their requests and cache keys stay as they were)."""
+        fields: dict[str, Any] = {}
+        if self.reasoning_effort is not None:
+            fields["reasoning_effort"] = self.reasoning_effort
+        if self.chat_template_kwargs:
+            fields["chat_template_kwargs"] = self.chat_template_kwargs
+        return fields
+
     def variant_tokens(self) -> int:
         """The token limit for scaffold, isolated and placebo questions."""
         return self.max_tokens_variants or self.max_tokens
@@ -165,17 +236,29 @@ def endpoint_config(block: Any, where: str) -> EndpointConfig:
 class ChatResult:
     """A model's reply, or why there is none."""
 
-    text: str | None
+    text: str | None  # the answer: the content without a reasoning trace; "" when the reply was cut off in its trace
     error: str | None = None
     finish_reason: str | None = None  # "stop", "length" (cut off by max_tokens), … as the server said
     cached: bool = False
     latency_s: float = 0.0
     prompt_tokens: int = 0
-    completion_tokens: int = 0
+    completion_tokens: int = 0  # every generated token, the trace's included (as servers count them)
+    reasoning: str | None = None  # the trace, apart from the answer; None when the reply came without one
+    reasoning_source: str | None = None  # where the trace was: "reasoning", "reasoning_content", … or "tags"
+    reasoning_tokens: int = 0  # of completion_tokens, the trace's, as the server reports them (0: not reported)
+    # What the server sent, kept for the cache, which reads the trace out again (a changed ``tags`` setting applies):
+    # the content as sent, and a trace sent apart from it as (field, text)
+    content: str | None = field(default=None, repr=False)
+    sent_apart: tuple[str, str] | None = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def cut_off_while_reasoning(self) -> bool:
+        """``max_tokens`` ended the reply before any answer: the tokens went to the trace (shown or not)."""
+        return self.ok and self.finish_reason == "length" and not (self.text or "").strip()
 
 
 @dataclass
@@ -187,6 +270,8 @@ class UsageStats:
     errors: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int = 0  # of completion_tokens, as the server reports them
+    traces: int = 0  # replies that came with a trace (a server that reports no reasoning tokens still shows here)
     seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -199,6 +284,8 @@ class UsageStats:
             self.errors += result.error is not None
             self.prompt_tokens += result.prompt_tokens
             self.completion_tokens += result.completion_tokens
+            self.reasoning_tokens += result.reasoning_tokens
+            self.traces += result.reasoning is not None
             self.seconds += result.latency_s
 
     def as_dict(self) -> dict[str, float]:
@@ -353,6 +440,10 @@ class RequestDeadlineExceeded(openai.APIConnectionError):
                          request=request)
 
 
+TRACE_PROBE = "What is 2 + 3? Reply with the number only."
+TRACE_PROBE_TOKENS = 256  # room for a short trace to close (a cut-off one still shows where it is sent)
+
+
 class EndpointUnavailable(RuntimeError):
     """An endpoint did not answer the preflight request for its models (names the URL and the error)."""
 
@@ -416,10 +507,12 @@ class ModelClient:
         """The cache key, messages and parameters of one request.
 
         ``overrides`` replace sampling parameters of the endpoint (``temperature``, ``max_tokens``,
-        ``seed``, ``top_p``). Sample *s* > 0 of a question is its own cache entry, sent with seed + *s*
+        ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``. Sample *s* > 0 of a question is its own cache entry, sent with seed + *s*
         (so that repeated samples at temperature > 0 differ); sample 0 is the plain request.
         """
-        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.extra_body}
+        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.reasoning_fields(), **self.endpoint.extra_body}
+        if self.endpoint.reasoning.trace_tokens and params.get("max_tokens") is not None:
+            params["max_tokens"] += self.endpoint.reasoning.trace_tokens  # the answer keeps the limit it was given
         if sample and params.get("seed") is not None:
             params["seed"] += sample
         if response_format is not None:
@@ -472,7 +565,7 @@ class ModelClient:
             return result
         try:
             stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
-            result = from_cache(stored, params) if stored is not None else None
+            result = from_cache(stored, params, self.endpoint.reasoning) if stored is not None else None
             if result is None:
                 result = self._call(messages, params)
                 if result.ok and self.cache is not None:
@@ -530,7 +623,8 @@ class ModelClient:
                 body += chunk
                 if time.monotonic() > deadline:
                     raise RequestDeadlineExceeded(response.http_response.request, limit_s)
-            return read_completion(bytes(body), response.headers.get("content-type", "")), response.headers
+            return (read_completion(bytes(body), response.headers.get("content-type", ""), self.endpoint.reasoning),
+                    response.headers)
 
     def preflight(self, timeout_s: float = 10.0) -> list[dict[str, Any]]:
         """Ask every replica for its models before any work starts; fail fast naming the URL.
@@ -540,6 +634,24 @@ class ModelClient:
         instead (its models are then ``None``). Raises `EndpointUnavailable` if a replica does not answer.
         """
         return [self._check_replica(url, replica, timeout_s) for url, replica in zip(self.urls, self._replicas)]
+
+    def probe_trace(self, timeout_s: float = 30.0) -> dict[str, Any]:
+        """Whether the model thinks aloud: one short question to the first replica, with the endpoint's
+        settings, and where its reply kept a trace (``trace``: a field name, ``"tags"``, or ``None``).
+
+        The runner asks it before a run (`stad_utils.pipeline.preflight`), so a long run does not find
+        out late that thinking is on. Asked once, not retried, not cached: a failed probe is reported
+        (``trace_probe_error``) and the run goes on, since `preflight` found the endpoint answering.
+        """
+        _, messages, params = self.request(TRACE_PROBE, max_tokens=TRACE_PROBE_TOKENS)
+        try:
+            result, _ = self._ask(self._replicas[0], messages, params, timeout_s)
+        except Exception as exc:  # noqa: BLE001 - the probe informs; it never stops a run
+            return {"trace": None, "trace_probe_error": _describe(exc, self._secrets)}
+        if result.error is not None:
+            return {"trace": None, "trace_probe_error": mask_secrets(result.error, self._secrets)}
+        return {"trace": result.reasoning_source, "reasoning_tokens": result.reasoning_tokens,
+                "trace_cut_off": result.cut_off_while_reasoning}
 
     def _check_replica(self, url: str, replica: openai.OpenAI, timeout_s: float) -> dict[str, Any]:
         unavailable = f"{self.role} endpoint {url} ({self.endpoint.model})"
@@ -589,9 +701,12 @@ _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "respons
                   "frequency_penalty", "logprobs", "top_logprobs"}
 
 
-def from_cache(stored: dict[str, Any], params: dict[str, Any]) -> ChatResult | None:
+def from_cache(stored: dict[str, Any], params: dict[str, Any],
+               reasoning: ReasoningConfig = ReasoningConfig()) -> ChatResult | None:
     """A cached reply, or ``None`` for an entry that cannot be one (it is then asked again).
 
+    The entry holds what the server sent (its content, and a trace it sent apart); the trace is
+    read out of it as for a new reply (`split_trace`), so a changed ``tags`` setting applies.
     Entries written before finish reasons were stored get one back from their token count: a reply
     exactly ``max_tokens`` long was cut off ("length"), a shorter one ended.
     """
@@ -600,10 +715,18 @@ def from_cache(stored: dict[str, Any], params: dict[str, Any]) -> ChatResult | N
     if "finish_reason" not in stored and stored.get("completion_tokens"):
         limit = params.get("max_tokens")
         stored = {**stored, "finish_reason": "length" if limit and stored["completion_tokens"] >= limit else "stop"}
-    return ChatResult(**{**stored, "text": clean_text(stored["text"])}, cached=True)
+    content = clean_text(stored["text"])
+    sent, field_name = stored.get("reasoning"), stored.get("reasoning_field")
+    sent_apart = (field_name, clean_text(sent)) if isinstance(sent, str) and isinstance(field_name, str) else None
+    answer, trace, source = split_trace(content, sent_apart, reasoning.tags)
+    counts = {name: stored[name] for name in ("latency_s", "prompt_tokens", "completion_tokens") if name in stored}
+    return ChatResult(answer, finish_reason=stored.get("finish_reason"), cached=True, reasoning=trace,
+                      reasoning_source=source, reasoning_tokens=_token_count(stored.get("reasoning_tokens")),
+                      content=content, sent_apart=sent_apart, **counts)
 
 
-_STORED_FIELDS = {"text", "finish_reason", "latency_s", "prompt_tokens", "completion_tokens"}
+_STORED_FIELDS = {"text", "finish_reason", "latency_s", "prompt_tokens", "completion_tokens",
+                  "reasoning", "reasoning_field", "reasoning_tokens"}
 
 
 def clean_text(text: str) -> str:
@@ -611,10 +734,83 @@ def clean_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def read_completion(body: bytes, content_type: str = "") -> ChatResult:
+TRACE_FIELDS = ("reasoning_details", "reasoning_content", "reasoning")
+"""The message fields in which servers send a trace apart from the content, in the order they are read (the
+first with text wins; a server sending two sends the same trace): ``reasoning_details`` (OpenRouter's blocks,
+beside its ``reasoning``; encrypted blocks hold no readable text), ``reasoning_content`` (DeepSeek's API,
+vLLM before the rename, several hosts), ``reasoning`` (current vLLM)."""
+
+
+def server_trace(message: dict) -> tuple[str, str] | None:
+    """``(field, trace)`` of a trace the server sent beside the content, or ``None``.
+
+    Examples
+    --------
+    >>> server_trace({"content": "5", "reasoning_content": "2 + 3 = 5"})
+    ('reasoning_content', '2 + 3 = 5')
+    >>> server_trace({"content": "5", "reasoning_details": [{"type": "reasoning.text", "text": "2 + 3"},
+    ...                                                     {"type": "reasoning.encrypted", "data": "gAAA"}]})
+    ('reasoning_details', '2 + 3')
+    >>> server_trace({"content": "5", "reasoning": None}) is None
+    True
+    """
+    for name in TRACE_FIELDS:
+        value = message.get(name)
+        if name == "reasoning_details" and isinstance(value, list):
+            value = "\n\n".join(part for block in value if isinstance(block, dict)
+                                 for part in (block.get("text"), block.get("summary")) if isinstance(part, str))
+        if isinstance(value, str) and value:
+            return name, clean_text(value)
+    return None
+
+
+def split_trace(content: str, sent_apart: tuple[str, str] | None,
+                tags: tuple[str, str] | None) -> tuple[str, str | None, str | None]:
+    """``(answer, trace, where the trace was)`` of a reply's content and a ``(field, trace)`` the server sent apart.
+
+    A trace between ``tags`` in the content is taken out of the answer; so is the text before a
+    closing tag with no opening one (the chat template put the opening tag in the prompt), and
+    the text after an opening tag never closed (the reply ended while thinking: the answer is
+    what came before it, usually nothing).
+
+    Examples
+    --------
+    >>> split_trace("<think>2 + 3 = 5</think>\\n\\nThe answer is 5.", None, THINK_TAGS)
+    ('The answer is 5.', '2 + 3 = 5', 'tags')
+    >>> split_trace("2 + 3 = 5, so\\n</think>\\n5", None, THINK_TAGS)
+    ('5', '2 + 3 = 5, so', 'tags')
+    >>> split_trace("<think>2 + 3 is", None, THINK_TAGS)
+    ('', '2 + 3 is', 'tags')
+    >>> split_trace("The answer is 5.", ("reasoning", "2 + 3 = 5"), THINK_TAGS)
+    ('The answer is 5.', '2 + 3 = 5', 'reasoning')
+    """
+    answer, in_content = content, None
+    if tags is not None:
+        opening, closing = tags
+        start, end = content.find(opening), content.find(closing)
+        if end != -1 and (start == -1 or start > end):  # only the closing tag
+            answer, in_content = content[end + len(closing):], content[:end]
+        elif start != -1 and end != -1:
+            answer, in_content = content[:start] + content[end + len(closing):], content[start + len(opening):end]
+        elif start != -1:  # never closed
+            answer, in_content = content[:start], content[start + len(opening):]
+    if in_content is not None:
+        answer, in_content = answer.strip(), in_content.strip()
+    found = ([sent_apart] if sent_apart else []) + ([("tags", in_content)] if in_content else [])
+    if not found:
+        return answer, None, None
+    return answer, "\n\n".join(trace for _, trace in found), " and ".join(where for where, _ in found)
+
+
+def read_completion(body: bytes, content_type: str = "", reasoning: ReasoningConfig = ReasoningConfig()) -> ChatResult:
     """The reply in an HTTP 200 body of a chat completion; a body that holds none is a recorded error.
 
-    Invalid UTF-8 and lone surrogates are replaced by U+FFFD, so every reply can be stored.
+    The answer and the trace are read apart (`server_trace`, `split_trace`). A reply that
+    ``max_tokens`` ended before any answer (no content, or a trace never closed, with
+    ``finish_reason`` "length") is a reply with an empty answer, which the judge calls a truncated
+    ``no_answer``: the model answered nothing in its budget, the server did not fail. No content
+    with any other finish reason is an error ("empty response"). Invalid UTF-8 and lone surrogates
+    are replaced by U+FFFD, so every reply can be stored.
     """
     try:
         completion = json.loads(body.decode("utf-8", errors="replace"))
@@ -627,15 +823,26 @@ def read_completion(body: bytes, content_type: str = "") -> ChatResult:
         return ChatResult(None, error=f"the server answered HTTP 200 with an error: {_snippet(body)}")
     choices = completion.get("choices")
     choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-    message = choice.get("message")
-    text = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(text, str):
-        return ChatResult(None, error="empty response" + ("" if choice else f" (no choices): {_snippet(body)}"))
+    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    finish_reason = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
+    content = message.get("content")
+    sent_apart = server_trace(message)
+    if not isinstance(content, str):
+        if finish_reason != "length":
+            return ChatResult(None, error="empty response" + ("" if choice else f" (no choices): {_snippet(body)}")
+                              + (f" (finish_reason {finish_reason!r} after a trace in {sent_apart[0]})"
+                                 if sent_apart else ""))
+        content = ""  # cut off before the answer began
     usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
-    finish_reason = choice.get("finish_reason")
-    return ChatResult(clean_text(text), finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-                      prompt_tokens=_token_count(usage.get("prompt_tokens")),
-                      completion_tokens=_token_count(usage.get("completion_tokens")))
+    details = usage.get("completion_tokens_details")
+    content = clean_text(content)
+    answer, trace, source = split_trace(content, sent_apart, reasoning.tags)
+    return ChatResult(answer, finish_reason=finish_reason, prompt_tokens=_token_count(usage.get("prompt_tokens")),
+                      completion_tokens=_token_count(usage.get("completion_tokens")),
+                      reasoning=trace, reasoning_source=source,
+                      reasoning_tokens=_token_count(details.get("reasoning_tokens") if isinstance(details, dict)
+                                                    else None),
+                      content=content, sent_apart=sent_apart)
 
 
 def model_ids(body: bytes) -> list[str] | None:
@@ -659,5 +866,13 @@ def _snippet(body: bytes, limit: int = 160) -> str:
 
 
 def storable(result: ChatResult) -> dict[str, Any]:
-    return {"text": result.text, "finish_reason": result.finish_reason, "latency_s": result.latency_s,
-            "prompt_tokens": result.prompt_tokens, "completion_tokens": result.completion_tokens}
+    """A reply as the cache keeps it: what the server sent, its trace fields only when it sent them (so the
+    entries of other models stay as they were)."""
+    entry = {"text": result.content if result.content is not None else result.text,
+             "finish_reason": result.finish_reason, "latency_s": result.latency_s,
+             "prompt_tokens": result.prompt_tokens, "completion_tokens": result.completion_tokens}
+    if result.sent_apart is not None:
+        entry["reasoning_field"], entry["reasoning"] = result.sent_apart
+    if result.reasoning_tokens:
+        entry["reasoning_tokens"] = result.reasoning_tokens
+    return entry

@@ -35,7 +35,7 @@ VERDICT_COLUMNS = {
     "extracted": "VARCHAR", "outcome": "VARCHAR", "correct": "BOOLEAN", "decided_by": "VARCHAR",
     "explanation": "VARCHAR", "judge_version": "VARCHAR", "finish_reason": "VARCHAR", "prompt_tokens": "BIGINT",
     "completion_tokens": "BIGINT", "truncated": "BOOLEAN", "policy": "VARCHAR", "simulated": "BOOLEAN",
-    "latency_s": "DOUBLE", "cached": "BOOLEAN",
+    "latency_s": "DOUBLE", "cached": "BOOLEAN", "reasoning": "VARCHAR", "reasoning_tokens": "BIGINT",
 }
 """The fields of `stad_utils.records.Verdict` and their DuckDB types."""
 
@@ -56,7 +56,7 @@ _OUTCOME_DEFAULTS = {**_DEFAULTS, "truncated": "[]::BOOLEAN[]"}
 VERDICT_KEY = ("task_id", "model", "variant", "level", "sample")
 OUTCOME_KEY = ("task_id", "model", "sample")
 
-TEXT_COLUMNS = ("prompt", "reference", "response", "error", "extracted", "explanation")
+TEXT_COLUMNS = ("prompt", "reference", "response", "error", "extracted", "explanation", "reasoning")
 """The verdict columns holding texts; `verdict_facts` leaves them out."""
 
 MEMORY_LIMIT = os.environ.get("STAD_DUCKDB_MEMORY", "2GB")

@@ -227,6 +227,9 @@ def forget_stage(kernel) -> None:
 def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     """Ask every remote endpoint of these stages for its models; what each serves, for the manifest.
 
+    Each is also asked one short question, to say whether its replies carry a reasoning trace and
+    where (`ModelClient.probe_trace`); a line on the console names each endpoint that thinks aloud.
+
     Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
     model and simulated targets need no server yet (their servers start with their stage).
     """
@@ -238,13 +241,27 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
         for where, block in endpoint_blocks(stage, values):
             config = endpoint_config(block, where)
             if config.kind == "openai":
-                served[where] = ModelClient(config, role=where).preflight()
+                client = ModelClient(config, role=where)
+                served[where] = client.preflight()
+                served[where][0].update(client.probe_trace())
+                _say_where_the_trace_is(where, served[where][0])
             elif config.kind == "embedded":
                 served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
                                   "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]
     return served
+
+
+def _say_where_the_trace_is(where: str, probed: dict) -> None:
+    """One console line per endpoint whose replies carry a reasoning trace (or whose probe failed)."""
+    if probed.get("trace_probe_error"):
+        print(f"{where}: could not ask whether replies carry a reasoning trace ({probed['trace_probe_error']})",
+              flush=True)
+    elif probed.get("trace"):
+        print(f"{where}: replies carry a reasoning trace ({probed['trace']}); judges and teachers read the answer "
+              "without it" + (" — the short probe ran out of tokens while reasoning: give the endpoint "
+                              "reasoning.trace_tokens" if probed.get("trace_cut_off") else ""), flush=True)
 
 
 def parse_overrides(assignments: list[str]) -> dict[str, dict]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_serializer
 
 AnswerFormat = Literal["number", "clock", "duration", "date", "latex", "list", "set", "record", "text"]
 """How a gold answer is written, which decides how the judge compares it."""
@@ -162,7 +162,7 @@ class Verdict(BaseModel):
     sample: int = 0
     prompt: str
     reference: str
-    response: str | None
+    response: str | None  # the answer: the reply without its reasoning trace, which is all the judge reads
     error: str | None = None
     extracted: str | None = None
     outcome: JudgeOutcome | None = None  # None only in files written before outcomes existed
@@ -178,6 +178,20 @@ class Verdict(BaseModel):
     simulated: bool = False  # written by a simulated target (`kind: simulated`), not by a model
     latency_s: float | None = None
     cached: bool = False
+    reasoning: str | None = None  # a reasoning model's trace, kept apart from its answer (shown, never judged)
+    reasoning_tokens: int | None = None  # of completion_tokens, the trace's, as the server reported them
+
+    @model_serializer(mode="wrap")
+    def _trace_fields_only_when_there_is_a_trace(self, write) -> dict[str, Any]:
+        """A reply without a trace is written as before the trace fields existed, byte for byte."""
+        written = write(self)
+        for name in _TRACE_FIELDS:
+            if written.get(name) is None:
+                written.pop(name, None)
+        return written
+
+
+_TRACE_FIELDS = ("reasoning", "reasoning_tokens")
 
 
 class Outcome(BaseModel):

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
-                     from_cache, storable)
+                     from_cache, split_trace, storable)
 from .monitor import tell_console
 from .simulate import SimulatedTarget
 
@@ -412,6 +412,8 @@ class VLLMEngineClient:
 
     def _request(self, prompt: str | Messages, sample: int, overrides: dict) -> tuple[str, Messages, dict]:
         params = {**self.endpoint.sampling(), **overrides}
+        if self.endpoint.reasoning.trace_tokens:  # as `ModelClient.request`: the answer keeps its limit
+            params["max_tokens"] += self.endpoint.reasoning.trace_tokens
         if sample and params.get("seed") is not None:
             params["seed"] += sample
         conversation = as_messages(prompt, self.endpoint.system_prompt)
@@ -423,7 +425,7 @@ class VLLMEngineClient:
 
         stored = [self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
                   for key, _, _ in requests]
-        results: list[ChatResult | None] = [from_cache(s, params) if s else None
+        results: list[ChatResult | None] = [from_cache(s, params, self.endpoint.reasoning) if s else None
                                             for s, (_, _, params) in zip(stored, requests)]
         todo = [i for i, s in enumerate(stored) if s is None]
         sampling = [SamplingParams(**{name: requests[i][2][name] for name in ("temperature", "max_tokens", "seed",
@@ -440,9 +442,11 @@ class VLLMEngineClient:
                 results[i] = ChatResult(None, error=failure)
                 continue
             completion = output.outputs[0]
-            results[i] = ChatResult(completion.text, finish_reason=completion.finish_reason, latency_s=elapsed,
+            answer, trace, source = split_trace(completion.text, None, self.endpoint.reasoning.tags)
+            results[i] = ChatResult(answer, finish_reason=completion.finish_reason, latency_s=elapsed,
                                     prompt_tokens=len(output.prompt_token_ids),
-                                    completion_tokens=len(completion.token_ids))
+                                    completion_tokens=len(completion.token_ids),
+                                    reasoning=trace, reasoning_source=source, content=completion.text)
             if self.cache is not None:  # (an empty cache is falsy: it has a length)
                 key, conversation, params = requests[i]
                 self.cache.put(key, self.endpoint.model, {"messages": conversation, "params": params},

@@ -28,6 +28,9 @@ class Unusable(str):
 Failure = (Unavailable, Unusable)
 """The two ways `ask_json` can fail for an item; test with ``isinstance(result, Failure)``."""
 
+RAN_OUT_WHILE_REASONING = "teacher ran out of tokens while reasoning"
+"""Why a reply is unusable when every attempt ended at ``max_tokens`` before any answer: the trace took them all."""
+
 
 @cache
 def prompt_template(name: str) -> jinja2.Template:
@@ -92,24 +95,64 @@ def response_format(json_mode: str, name: str, schema: dict) -> dict | None:
     raise ValueError(f"unknown json_mode {json_mode!r}: use none, json_object, json_schema or llama_schema")
 
 
+def chat_samples(client, conversations: Sequence, samples: Sequence[int], **options: Any) -> list:
+    """``client.chat`` of each conversation as its own sample index (the same index: one batch)."""
+    replies: list = [None] * len(conversations)
+    for sample in sorted(set(samples)):
+        group = [i for i, s in enumerate(samples) if s == sample]
+        for i, reply in zip(group, client.chat([conversations[i] for i in group], sample=sample, **options)):
+            replies[i] = reply
+    return replies
+
+
+def ran_out(attempts: int) -> Unusable:
+    return Unusable(f"{RAN_OUT_WHILE_REASONING} ({attempts} attempt(s); give the endpoint reasoning.trace_tokens, "
+                    "or a lower reasoning_effort)")
+
+
+def chat_to_an_answer(client, prompts: Sequence, *, max_reasks: int, **options: Any) -> list:
+    """``client.chat``, asking a reply cut off while reasoning again, at most ``max_reasks`` times.
+
+    A reply whose tokens all went to the trace has no answer to correct, so it is asked again as
+    it was, as a fresh sample (seed + 1, + 2 …: a new draw at temperature > 0, and its own cache
+    entry); after the last attempt it is an `Unusable` saying so (`RAN_OUT_WHILE_REASONING`).
+    """
+    replies = list(client.chat(prompts, **options))
+    for attempt in range(1, max_reasks + 1):
+        again = [i for i, reply in enumerate(replies) if reply.cut_off_while_reasoning]
+        if not again:
+            break
+        for i, reply in zip(again, client.chat([prompts[i] for i in again], sample=attempt, **options)):
+            replies[i] = reply
+    return [ran_out(max_reasks + 1) if reply.cut_off_while_reasoning else reply for reply in replies]
+
+
 def ask_json(client, prompts: Sequence[str], validate: Callable[[dict], T], *, schema_name: str, schema: dict,
              max_reasks: int = 2, desc: str | None = None, **sampling: Any) -> list[T | str]:
     """Ask each prompt for a JSON object and ``validate`` it (raising `ValueError` with the problem).
 
     An unusable reply is answered with the problem and asked again, at most ``max_reasks``
-    times; then the item's result is an `Unusable` string saying what was wrong. A reply that
-    never came (server error) is an `Unavailable` string.
+    times; then the item's result is an `Unusable` string saying what was wrong. A reply cut off
+    while reasoning is asked again as it was (`chat_to_an_answer`), within the same ``max_reasks``.
+    A reply that never came (server error) is an `Unavailable` string. Only the answer is read,
+    never a reasoning trace (`stad_utils.client.split_trace`).
     """
     fmt = response_format(getattr(client.endpoint, "json_mode", "none"), schema_name, schema)
     conversations: list[list[dict]] = [[{"role": "user", "content": prompt}] for prompt in prompts]
+    samples = [0] * len(prompts)  # a conversation cut off while reasoning is asked again as a fresh sample
     results: list[T | str] = [Unavailable("not asked")] * len(prompts)
     pending = list(range(len(prompts)))
     for attempt in range(1, max_reasks + 2):
-        replies = client.chat([conversations[i] for i in pending], desc=desc, response_format=fmt, **sampling)
+        replies = chat_samples(client, [conversations[i] for i in pending], [samples[i] for i in pending],
+                               desc=desc, response_format=fmt, **sampling)
         still_pending = []
         for i, reply in zip(pending, replies):
             if not reply.ok:
                 results[i] = Unavailable(f"no reply from {client.model}: {reply.error}")
+                continue
+            if reply.cut_off_while_reasoning:
+                results[i], samples[i] = ran_out(attempt), attempt
+                still_pending.append(i)
                 continue
             try:
                 parsed = parse_json_object(reply.text)

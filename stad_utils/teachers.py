@@ -25,7 +25,7 @@ from .official._prompts import (OfficialPrompts, fill_isolated, fill_scaffold, f
                                 load_official_prompts, read_rewritten_question, read_segments, read_step_answers)
 from .placebo import new_values, template_placebos
 from .records import Step, Task
-from .structured import Failure, Unavailable, Unusable, ask_json, render
+from .structured import Failure, Unavailable, Unusable, ask_json, chat_to_an_answer, render
 
 
 class Teacher(Protocol):
@@ -315,7 +315,9 @@ class LLMTeacher:
     official_repo : with ``prompts="official"``, a checkout of ``ibm-granite/scaffolded-task-design`` at tag
         ``stad-acl_2026`` (``""``: the environment variable ``STAD_OFFICIAL_REPO``).
     max_steps : the most steps a decomposition may have (the paper: 6); more are dropped as such.
-    max_reasks : how often an unusable (non-JSON, wrong shape) reply to the project's prompts is asked again.
+    max_reasks : how often an unusable (non-JSON, wrong shape) reply to the project's prompts is asked again;
+        with either prompts, how often a reply cut off while reasoning (no answer within ``max_tokens``) is asked
+        again before the task is dropped as `stad_utils.structured.RAN_OUT_WHILE_REASONING`.
     generation_temperature, verification_temperature : the authors' code uses 0.2 and 0.
     step_tokens, rewrite_tokens : token limits for segments/answers (1,024) and rewrites/verification (2,000).
 
@@ -344,7 +346,8 @@ class LLMTeacher:
                         **self.generation)
 
     def _chat(self, prompts: list[str], what: str, max_tokens: int) -> list:
-        return self.client.chat(prompts, desc=f"teacher: {what}", max_tokens=max_tokens, **self.generation)
+        return chat_to_an_answer(self.client, prompts, max_reasks=self.max_reasks, desc=f"teacher: {what}",
+                                 max_tokens=max_tokens, **self.generation)
 
     def decompose(self, tasks: Sequence[Task]) -> list[list[Step] | str]:
         segmented = self.protocol.segments(tasks)
@@ -400,10 +403,11 @@ class LLMTeacher:
         return [_written_placebos(task, [next(written) for _ in range(1, len(steps))]) for task, steps in items]
 
     def solve(self, questions: Sequence[tuple[Task, str]]) -> list[str | None]:
-        replies = self.client.chat([self.protocol.verification_prompt(text) for _, text in questions],
-                                   desc="teacher: verify", temperature=self.verification_temperature,
-                                   max_tokens=self.rewrite_tokens)
-        return [reply.text for reply in replies]
+        """The teacher's answers (without its reasoning); `Unusable` where it ran out of tokens while reasoning."""
+        replies = chat_to_an_answer(self.client, [self.protocol.verification_prompt(text) for _, text in questions],
+                                    max_reasks=self.max_reasks, desc="teacher: verify",
+                                    temperature=self.verification_temperature, max_tokens=self.rewrite_tokens)
+        return [reply if isinstance(reply, Unusable) else reply.text for reply in replies]
 
 
 Rewrite = tuple[Task, list[Step], Step | None]
@@ -483,6 +487,8 @@ class _OfficialProtocol:
         return question  # the authors' teacher answers each scaffold verbatim
 
     def _read(self, reply, read: Callable, problem: str):
+        if isinstance(reply, Unusable):  # cut off while reasoning at every attempt
+            return reply
         if not reply.ok:
             return Unavailable(f"no reply from {self.teacher.client.model}: {reply.error}")
         return read(reply.text) or Unusable(problem)

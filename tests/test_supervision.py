@@ -144,7 +144,8 @@ def test_killing_the_embedded_server_mid_evaluation_stops_the_run_then_a_rerun_a
 
 
 def test_a_target_over_its_error_budget_fails_the_run_naming_it_and_its_errors(tmp_path, capsys):
-    with ScriptedServer(deterministic_reply, faults=[500] * 8) as server:
+    # The runner's preflight asks one trace probe before the stage (None: answered); then 8 questions fail
+    with ScriptedServer(deterministic_reply, faults=[None] + [500] * 8) as server:
         target = {"name": "flaky", "model": "scripted", "base_url": server.base_url, "max_retries": 0}
         params = write_params(tmp_path, target, **{"01_tasks": {"n_tasks": 6, "seed": 3, "min_steps": 2,
                                                                  "max_steps": 3}})
@@ -160,7 +161,8 @@ def test_a_target_over_its_error_budget_fails_the_run_naming_it_and_its_errors(t
         assert f"flaky: {questions}/{questions} done, {errors} errors" in out  # progress reached the console
         assert paths.outcomes.exists()  # what was computed stays
 
-        server.faults = [500]  # the re-run asks only the errored questions again; one of them errs again
+        server.faults = [None, 500]  # the re-run (after its trace probe) asks only the errored questions again;
+        # one of them errs again
         sent_before = len(server.requests)
         assert main([str(params), "--from", "05_evaluate"]) == 0, capsys.readouterr().err
         out, err = capsys.readouterr()

@@ -140,9 +140,9 @@ class LLMJudge:
         fmt = response_format(self.client.endpoint.json_mode, "judge_verdict", VERDICT_SCHEMA)
         replies = self.client.chat(prompts, desc=f"judge ({self.client.model})", response_format=fmt,
                                    temperature=0.0)
-        return [read_verdict(reply.text, candidate) if reply.ok
-                else Judgement("error", candidate, "error", f"no reply from the judge: {reply.error}")
-                for (candidate, _), reply in zip(pairs, replies)]
+        verdicts = [(_unanswered(reply, candidate), reply, candidate) for (candidate, _), reply in zip(pairs, replies)]
+        return [read_verdict(reply.text, candidate) if unanswered is None else unanswered
+                for unanswered, reply, candidate in verdicts]
 
     def _ask_with_template(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
         template = self.template
@@ -150,7 +150,25 @@ class LLMJudge:
         replies = self.client.chat(prompts, desc=f"judge ({self.client.model}, {template.name})", temperature=0.0)
         verdicts = []
         for (candidate, _), reply in zip(pairs, replies):
-            correct, reason = template.read(reply.text) if reply.ok else (None, f"no reply: {reply.error}")
+            unanswered = _unanswered(reply, candidate)
+            if unanswered is not None:
+                verdicts.append(unanswered)
+                continue
+            correct, reason = template.read(reply.text)
             verdicts.append(Judgement("error", candidate, "error", reason) if correct is None else
                             Judgement("correct" if correct else "wrong", candidate, "llm_judge", reason[:200]))
         return verdicts
+
+
+def _unanswered(reply, candidate: str) -> Judgement | None:
+    """The ``error`` of a judge reply that holds no verdict to read, or ``None`` when it has an answer.
+
+    The reply's text is its answer only (the client keeps a reasoning trace apart), so a judge that
+    thinks aloud is read by its verdict, never by a number in its thinking.
+    """
+    if not reply.ok:
+        return Judgement("error", candidate, "error", f"no reply from the judge: {reply.error}")
+    if reply.cut_off_while_reasoning:
+        return Judgement("error", candidate, "error", "the judge ran out of tokens while reasoning (give its "
+                                                      "endpoint reasoning.trace_tokens, or a lower reasoning_effort)")
+    return None
