@@ -21,7 +21,7 @@ from stad_utils.judge import LLMJudge
 from stad_utils.pipeline import preflight
 from stad_utils.records import Ladder, Step, Task, Verdict
 from stad_utils.store import read_records
-from stad_utils.stages import Question, _judged, build_ladders, decompose
+from stad_utils.chain import Question, _judged, build_ladders, decompose
 from stad_utils.roles import open_teacher
 from stad_utils.structured import RAN_OUT_WHILE_REASONING
 
