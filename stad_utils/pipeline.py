@@ -228,10 +228,12 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     """Ask every remote endpoint of these stages for its models; what each serves, for the manifest.
 
     Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
-    model and simulated targets need no server yet (their servers start with their stage).
+    model and simulated targets need no server yet (their servers start with their stage); a
+    simulated target's entry holds its planted setting in words (`Simulation.planted`).
     """
-    from .client import ModelClient, endpoint_config
+    from .client import ModelClient, Simulation, endpoint_config
     from .serving import embedded_model_path
+    from .simulate import simulated_label
 
     served: dict[str, list[dict]] = {}
     for stage, values in stage_params.items():
@@ -242,6 +244,9 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
             elif config.kind == "embedded":
                 served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
                                   "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
+            elif config.kind == "simulated":  # its records carry a short name; the whole setting is kept here
+                served[where] = [{"kind": "simulated", "model": config.model, "label": simulated_label(config.label),
+                                  "planted": Simulation.model_validate(config.simulation).planted()}]
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]
     return served
