@@ -1,6 +1,7 @@
 """The core install runs the simulated chain: no stage of params/workshop.yaml imports an extra's modules,
 and a stage that needs an extra names it and the command that installs it."""
 
+import json
 import os
 import subprocess
 import sys
@@ -41,20 +42,28 @@ def test_import_stad_utils_imports_no_extra(tmp_path):
 
 
 def test_the_workshop_chain_runs_to_its_report_without_importing_an_extra(tmp_path):
-    """params/workshop.yaml, on fewer tasks and resamples: every stage, in the pipeline's process and its kernel."""
+    """params/workshop.yaml, every stage, in the pipeline's process and its kernel (fewer resamples: they
+    change intervals, not what the diagnosis names), and the report names each simulated target's break."""
     log = tmp_path / "imports.log"
-    small = ["--set", "01_tasks.n_tasks=6", "--set", "06_analyze.n_resamples=50",
-             "--set", "07_compare.n_permutations=50"]
+    fewer = ["--set", "06_analyze.n_resamples=100", "--set", "07_compare.n_permutations=100",
+             "--set", "07_compare.n_resamples=100"]
     run = subprocess.run([sys.executable, "-m", "stad_utils.pipeline", str(ROOT / "params" / "workshop.yaml"),
-                          "--results-dir", str(tmp_path / "results"), *small],
+                          "--results-dir", str(tmp_path / "results"), *fewer],
                          env=spied_environment(log), capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert not log.exists(), log.read_text()
+    run_dir = tmp_path / "results" / "workshop"
+    diagnosis = {model: numbers["diagnosis"] for model, numbers in
+                 json.loads((run_dir / "summary.json").read_text())["models"].items()}
+    assert diagnosis["simulated: weak skill"]["weak_skills"] == ["multiplication"]
+    assert not diagnosis["simulated: weak skill"]["composition_failure"]
+    assert diagnosis["simulated: weak chaining"]["weak_skills"] == []
+    assert diagnosis["simulated: weak chaining"]["composition_failure"]
     # the short names of the simulated targets, with their whole planted settings beside them
-    report = (tmp_path / "results" / "workshop" / "report.html").read_text()
-    assert ('title="planted: multiplication 0.4, every other skill 0.95, no composition penalty">'
+    report = (run_dir / "report.html").read_text()
+    assert ('title="planted: multiplication 0.1, every other skill 0.95, no composition penalty">'
             "simulated: weak skill<" in report)
-    assert "planted: every skill 0.95, composition penalty 0.22</p>" in report
+    assert "planted: every skill 0.95, composition penalty 0.36</p>" in report
 
 
 def test_a_missing_extra_is_named_with_the_command_that_installs_it():
