@@ -11,7 +11,7 @@ command builds it with the flags `cmake_args` chooses instead:
 * any other architecture, arm64/aarch64 included (Apple silicon, Graviton): llama.cpp's default
   build, which there targets the CPU family (and Metal on a Mac), not the build machine's quirks.
 
-The wheel is built once into `wheel_folder`, named after its version, Python and flags (pip's own
+The wheel is built once into `wheel_folder`, named after its version and flags (pip's own
 wheel cache is not keyed on ``CMAKE_ARGS``, so a cached native wheel would otherwise be reused),
 and force-installed from there; then the rest of the extra (as ``pyproject.toml`` declares it) is
 installed, and `stad_utils.embedded_check` runs one real completion.
@@ -56,19 +56,21 @@ def cmake_args(machine: str | None = None) -> str:
 
 
 def wheel_folder(version: str, flags: str, cache: Path | None = None) -> Path:
-    """Where the wheel of ``version`` built with ``flags`` is kept: one folder per version, Python and flags.
+    """Where the wheel of ``version`` built with ``flags`` is kept: one folder per version and flags.
+
+    The wheel serves every Python (llama-cpp-python loads its library with ctypes: a ``py3-none`` wheel).
 
     Examples
     --------
     >>> a = wheel_folder("0.3.36", PORTABLE_X86_64_FLAGS, Path("/c"))
-    >>> a.parent, a.name.startswith(f"llama-cpp-python-0.3.36-{sys.implementation.cache_tag}-")
+    >>> a.parent, a.name.startswith("llama-cpp-python-0.3.36-")
     (PosixPath('/c'), True)
     >>> a != wheel_folder("0.3.36", "", Path("/c")) != wheel_folder("0.3.37", "", Path("/c"))
     True
     """
     cache = cache or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "stad-workbench"
     key = hashlib.sha1(flags.encode()).hexdigest()[:8]
-    return cache / f"llama-cpp-python-{version}-{sys.implementation.cache_tag}-{key}"
+    return cache / f"llama-cpp-python-{version}-{key}"
 
 
 def extra_requirements(extra: str = EXTRA) -> list:
