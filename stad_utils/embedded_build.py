@@ -29,6 +29,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
 LLAMA_CPP_VERSION = "0.3.36"
 """The llama-cpp-python release this project is tested with (the ``embedded`` extra asks for at least it)."""
 
@@ -73,16 +76,16 @@ def wheel_folder(version: str, flags: str, cache: Path | None = None) -> Path:
     return cache / f"llama-cpp-python-{version}-{key}"
 
 
-def extra_requirements(extra: str = EXTRA) -> list:
+def extra_requirements(extra: str = EXTRA) -> list[Requirement]:
     """The requirements ``pyproject.toml`` lists for ``extra``, read from the installed package's metadata."""
-    from packaging.requirements import Requirement
-
     requirements = [Requirement(text) for text in importlib.metadata.requires("stad-utils") or []]
     return [r for r in requirements if r.marker is not None and r.marker.evaluate({"extra": extra})]
 
 
-def pip(*arguments: str) -> None:
-    subprocess.run([sys.executable, "-m", "pip", *arguments], check=True)
+def pip(*arguments: str, cmake_args: str | None = None) -> None:
+    """Run this Python's pip; ``cmake_args``, if given, is the ``CMAKE_ARGS`` a source build compiles with."""
+    extra_environment = {} if cmake_args is None else {"CMAKE_ARGS": cmake_args}
+    subprocess.run([sys.executable, "-m", "pip", *arguments], check=True, env={**os.environ, **extra_environment})
 
 
 def build_wheel(folder: Path, version: str, flags: str) -> None:
@@ -93,9 +96,8 @@ def build_wheel(folder: Path, version: str, flags: str) -> None:
         return
     shutil.rmtree(folder, ignore_errors=True)  # an interrupted build leaves no usable wheel
     print(f"building llama-cpp-python {version} with CMAKE_ARGS={flags!r} (5-10 min on 2 cores) ...", flush=True)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-cache-dir", "--no-deps",
-                    "--no-binary", "llama-cpp-python", "-w", str(folder), f"llama-cpp-python=={version}"],
-                   check=True, env={**os.environ, "CMAKE_ARGS": flags})
+    pip("wheel", "--quiet", "--no-cache-dir", "--no-deps", "--no-binary", "llama-cpp-python", "-w", str(folder),
+        f"llama-cpp-python=={version}", cmake_args=flags)
     finished.touch()
 
 
@@ -103,20 +105,19 @@ def install(folder: Path, version: str) -> None:
     """Force-install the built wheel, then the rest of the extra (the wheel satisfies its llama-cpp-python)."""
     pip("install", "--quiet", "--force-reinstall", "--no-deps", "--no-index", "--find-links", str(folder),
         f"llama-cpp-python=={version}")
-    from packaging.utils import canonicalize_name
-
     others = [r for r in extra_requirements() if canonicalize_name(r.name) != "llama-cpp-python"]
     pip("install", "--quiet", f"llama-cpp-python[server]=={version}", *(f"{r.name}{r.specifier}" for r in others))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stad_utils.embedded_build", description=__doc__.split("\n")[0])
-    parser.add_argument("--version", default=LLAMA_CPP_VERSION, help="llama-cpp-python release (default: %(default)s)")
-    options = parser.parse_args(argv)
+    parser.add_argument("--llama-cpp-version", default=LLAMA_CPP_VERSION,
+                        help="the llama-cpp-python release to build (default: %(default)s, the one tested)")
+    version = parser.parse_args(argv).llama_cpp_version
     flags = cmake_args()
-    folder = wheel_folder(options.version, flags)
-    build_wheel(folder, options.version, flags)
-    install(folder, options.version)
+    folder = wheel_folder(version, flags)
+    build_wheel(folder, version, flags)
+    install(folder, version)
     from .embedded_check import main as check
 
     return check()
