@@ -4,36 +4,22 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test chromium lab check notebooks benchmark docs clean
-
-# llama.cpp for any x86-64 CPU with AVX2, whatever the build machine advertises. Its default build is CPU-native
-# (GGML_NATIVE): on a VM that advertises AMX without letting a process use it, that build dies on its first
-# completion. The wheel is built once into a folder named after its version and flags (pip's own wheel cache is not
-# keyed on CMAKE_ARGS, so a cached native wheel would otherwise be reused) and force-installed from there.
-LLAMA_CPP_VERSION := 0.3.36
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
-WHEELHOUSE ?= $(HOME)/.cache/stad-workbench/llama-cpp-python-$(LLAMA_CPP_VERSION)-$(shell echo '$(LLAMA_CMAKE_ARGS)' | sha1sum | cut -c1-8)
-LLAMA_WHEEL := $(WHEELHOUSE)/.built
+.PHONY: install demo test workshop chromium lab check lint notebooks benchmark docs clean
 
 $(BIN)/pip:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(LLAMA_WHEEL): | $(BIN)/pip
-	rm -rf $(WHEELHOUSE)
-	@echo "building llama-cpp-python $(LLAMA_CPP_VERSION) for any AVX2 CPU (about 5-10 min on 2 cores) ..."
-	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/pip wheel --quiet --no-cache-dir --no-deps --no-binary llama-cpp-python \
-		-w $(WHEELHOUSE) llama-cpp-python==$(LLAMA_CPP_VERSION)
-	touch $@
-
-$(STAMP): pyproject.toml $(LLAMA_WHEEL) | $(BIN)/pip
-	# torch first, pinned: on these machines 2.13.0 is the local CPU build; anything looser pulls CUDA.
+# Everything: the core, both extras and the test tools.
+$(STAMP): pyproject.toml | $(BIN)/pip
+	# torch first, pinned here only: on this project's machines 2.13.0 is the local CPU build, and any looser
+	# spec makes pip download a multi-GB CUDA build. The embeddings extra itself takes any torch.
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet --force-reinstall --no-deps --no-index --find-links $(WHEELHOUSE) \
-		llama-cpp-python==$(LLAMA_CPP_VERSION)
-	$(BIN)/pip install --quiet -e '.[dev]'
-	# One real completion of the embedded model: a build this CPU cannot run fails here, with the fix.
-	$(BIN)/python -m stad_utils.embedded_check
+	$(BIN)/pip install --quiet -e '.[embeddings,dev]'
+	# The embedded extra, with llama.cpp built for this machine's architecture (the rule is in
+	# stad_utils.embedded_build; its wheel is cached), then one real completion: a build this CPU
+	# cannot run fails here, with the fix.
+	$(BIN)/python -m stad_utils.embedded_build
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -43,6 +29,17 @@ demo: $(STAMP)
 
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The core alone, from wheels (no compiler, no torch, no model), in a venv of its own: the simulated
+# chain 01→07 of params/workshop.yaml to report.html, as on a workshop laptop.
+WORKSHOP_VENV ?= .venv-workshop
+$(WORKSHOP_VENV)/.installed-stamp: pyproject.toml
+	$(PYTHON) -m venv $(WORKSHOP_VENV)
+	$(WORKSHOP_VENV)/bin/pip install --quiet --only-binary :all: -e .
+	touch $@
+
+workshop: $(WORKSHOP_VENV)/.installed-stamp
+	$(WORKSHOP_VENV)/bin/python -m stad_utils.pipeline params/workshop.yaml
 
 # The failure browser's test drives Debian's headless Chromium (playwright downloads no browser here).
 chromium:
@@ -67,6 +64,11 @@ notebooks: $(STAMP)
 	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/0[1-5]*.ipynb notebooks/08*.ipynb
 	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs notebooks/06*.ipynb notebooks/07*.ipynb
 
+# The style and type checks CI runs over the package: ruff (with pydocstyle) and mypy, configured in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check stad_utils
+	$(BIN)/mypy stad_utils
+
 benchmark: $(STAMP)
 	$(BIN)/python benchmarks/judge_report.py
 
@@ -76,5 +78,5 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -d site
 	$(BIN)/python scripts/check_site.py site
 
-clean:  # keeps the portable llama.cpp wheel in $(WHEELHOUSE) (it takes minutes to build)
-	rm -rf $(VENV) results
+clean:  # keeps the llama.cpp wheel stad_utils.embedded_build cached in ~/.cache/stad-workbench (minutes to build)
+	rm -rf $(VENV) $(WORKSHOP_VENV) results

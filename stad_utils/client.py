@@ -52,6 +52,10 @@ class Simulation(BaseModel):
     >>> planted = Simulation(step_accuracy={"subtraction": 0.4, "default": 0.95}, composition_penalty=0.3)
     >>> planted.accuracy("subtraction"), planted.accuracy("addition"), planted.weak_skills()
     (0.4, 0.95, ['subtraction'])
+    >>> planted.planted()
+    'subtraction 0.4, every other skill 0.95, composition penalty 0.3'
+    >>> Simulation(step_accuracy={"default": 0.95}).planted()
+    'every skill 0.95, no composition penalty'
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -71,6 +75,14 @@ class Simulation(BaseModel):
     def accuracy(self, skill: str | None) -> float:
         """The chance that a step of ``skill`` is done right when asked alone."""
         return self.step_accuracy.get(skill or "", self.step_accuracy.get("default", 1.0))
+
+    def planted(self) -> str:
+        """The whole planted setting in words: what a short display name of the target leaves out."""
+        listed = [f"{skill} {p:g}" for skill, p in sorted(self.step_accuracy.items()) if skill != "default"]
+        rest = f"every {'other ' if listed else ''}skill {self.accuracy(None):g}"
+        penalty = (f"composition penalty {self.composition_penalty:g}" if self.composition_penalty
+                   else "no composition penalty")
+        return ", ".join([*listed, rest, penalty])
 
     def weak_skills(self) -> list[str]:
         """The planted weaknesses: skills with a lower accuracy than the default."""

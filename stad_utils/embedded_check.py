@@ -1,12 +1,12 @@
 """Is the installed llama.cpp library one that runs on this CPU? One completion tells.
 
-    python -m stad_utils.embedded_check          # `make install` ends with this
+    python -m stad_utils.embedded_check          # `python -m stad_utils.embedded_build` ends with this
 
 llama.cpp compiled with ``GGML_NATIVE`` uses every instruction set the *build* machine
-advertises. Some of this project's machines (Xeons in a VM) advertise AMX but do not let a
-process use the tiles: the first completion of such a build dies with a general protection
-fault (exit 139, ``ldtilecfg`` in ``libggml-cpu.so``), with or without the server. `make
-install` therefore builds a portable wheel (AVX2/FMA/F16C/BMI2, no native flags), and this
+advertises. Some machines (Xeons in a VM) advertise AMX but do not let a process use the
+tiles: the first completion of such a build dies with a general protection fault (exit 139,
+``ldtilecfg`` in ``libggml-cpu.so``), with or without the server. `stad_utils.embedded_build`
+therefore builds a portable wheel on x86-64 (AVX2/FMA/F16C/BMI2, no native flags), and this
 check runs one real completion of the embedded model in a child process, so a crash becomes
 a clear message instead of a run whose every verdict is an error.
 """
@@ -19,8 +19,7 @@ import signal
 import subprocess
 import sys
 
-PORTABLE_FLAGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
-"""The CMake arguments `make install` builds llama-cpp-python with (kept equal to the Makefile's)."""
+from .extras import MissingExtra
 
 UNPORTABLE_FEATURES = ("AVX512", "AMX_INT8", "AMX_BF16", "AMX")
 """Instruction sets a portable build must not use: a machine may advertise them and still refuse them."""
@@ -60,8 +59,7 @@ def explain_exit(returncode: int) -> str:
         name = signal.Signals(-returncode).name
         return (f"the completion crashed with {name}. This llama.cpp build uses instructions this CPU refuses (a "
                 "build made with GGML_NATIVE on a machine that advertises AMX or AVX-512). Rebuild it portable: "
-                f"`rm -rf .venv && make install`, or CMAKE_ARGS=\"{PORTABLE_FLAGS}\" "
-                "pip install --no-cache-dir --force-reinstall llama-cpp-python")
+                "python -m stad_utils.embedded_build")
     return f"the completion process exited with status {returncode}"
 
 
@@ -86,9 +84,12 @@ def smoke_test(timeout_s: float = 120.0) -> dict:
 
 
 def main() -> int:
+    from .serving import embedded_model_path
+
     try:
+        embedded_model_path()  # names a missing extra, before a child fails to import it
         result = smoke_test()
-    except EmbeddedModelBroken as exc:
+    except (MissingExtra, EmbeddedModelBroken) as exc:
         print(f"embedded model check FAILED: {exc}", file=sys.stderr)
         return 1
     unportable = sorted(set(result["features"]) & set(UNPORTABLE_FEATURES))
@@ -96,7 +97,7 @@ def main() -> int:
           f"({result['tokens']} tokens), reply {result['text'].strip()[:40]!r}")
     if unportable:
         print(f"note: this llama.cpp build uses {', '.join(unportable)}; it runs here but not on every x86-64 "
-              "machine (make install builds a portable one)")
+              "machine (python -m stad_utils.embedded_build builds a portable one)")
     return 0
 
 

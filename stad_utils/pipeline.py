@@ -35,6 +35,7 @@ from pathlib import Path
 import yaml
 
 from .client import EndpointUnavailable
+from .extras import MissingExtra
 from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
                     write_atomic, write_json_atomic)
 from .manifest import stage_finished, start_manifest
@@ -231,10 +232,12 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     where (`ModelClient.probe_trace`); a line on the console names each endpoint that thinks aloud.
 
     Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
-    model and simulated targets need no server yet (their servers start with their stage).
+    model and simulated targets need no server yet (their servers start with their stage); a
+    simulated target's entry holds its planted setting in words (`Simulation.planted`).
     """
-    from .client import ModelClient, endpoint_config
+    from .client import ModelClient, Simulation, endpoint_config
     from .serving import embedded_model_path
+    from .simulate import simulated_label
 
     served: dict[str, list[dict]] = {}
     for stage, values in stage_params.items():
@@ -248,6 +251,9 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
             elif config.kind == "embedded":
                 served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
                                   "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
+            elif config.kind == "simulated":  # its records carry a short name; the whole setting is kept here
+                served[where] = [{"kind": "simulated", "model": config.model, "label": simulated_label(config.label),
+                                  "planted": Simulation.model_validate(config.simulation).planted()}]
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]
     return served
@@ -302,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh,
                                overrides=parse_overrides(args.set))
-    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable, RunLocked, DiskFull) as exc:
+    except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable, MissingExtra, RunLocked, DiskFull) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -170,8 +170,18 @@ def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]],
     return stages, dict(funnel.get("dropped") or {})
 
 
-def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
-    """What the front page says of one model: where it breaks, in one sentence, and how sure that is."""
+def planted_settings(manifest: dict) -> dict[str, str]:
+    """Each simulated target's record name → its planted setting in words, as the runs' preflights recorded it."""
+    return {entry["label"]: entry["planted"] for invocation in manifest.get("invocations") or []
+            for entries in (invocation.get("endpoints") or {}).values() for entry in entries
+            if entry.get("kind") == "simulated" and "planted" in entry}
+
+
+def model_entry(model: str, numbers: dict, figure: str | None, planted: str | None = None) -> dict:
+    """What the front page says of one model: where it breaks, in one sentence, and how sure that is.
+
+    ``planted``: a simulated target's whole planted setting, which its short name leaves out.
+    """
     from .analysis import difference_words
 
     diagnosis = numbers.get("diagnosis") or {}
@@ -184,7 +194,7 @@ def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
     if isinstance(diagnosis.get("test"), str):
         correction = diagnosis.get("correction")
         facts.append(f"test: {diagnosis['test']}" + (f" ({correction})" if isinstance(correction, str) else ""))
-    return {"name": model, "simulated": bool(numbers.get("simulated")),
+    return {"name": model, "simulated": bool(numbers.get("simulated")), "planted": planted,
             "sentence": diagnosis.get("headline") or numbers.get("weakness_profile", ""), "facts": facts,
             "figure": figure}
 
@@ -208,12 +218,14 @@ def front_page(paths: RunPaths) -> dict:
     invocations = manifest.get("invocations") or [{}]
     models = summary.get("models", {})
     figures = _model_figures(models)
+    planted = planted_settings(manifest)
     funnel, dropped = funnel_steps(summary, paths)
     return {
         "run": manifest.get("run") or paths.root.name,
         "date": (invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
         "judge": _judge_versions(paths),
-        "models": [model_entry(model, numbers, figures.get(model)) for model, numbers in models.items()],
+        "models": [model_entry(model, numbers, figures.get(model), planted.get(model))
+                   for model, numbers in models.items()],
         "pairs": [accuracy_statement(pair) for pair in comparison.get("comparisons") or []],
         "funnel": funnel, "dropped": dropped,
     }

