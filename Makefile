@@ -61,8 +61,8 @@ notebooks: $(STAMP)
 	$(BIN)/jupytext --sync notebooks/text/*.py
 	rm -rf results/notebook-defaults results/example
 	cd notebooks && for nb in 0*.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb || exit 1; done
-	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/0[1-5]*.ipynb notebooks/08*.ipynb
-	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs notebooks/06*.ipynb notebooks/07*.ipynb
+	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/0[1-4]*.ipynb notebooks/08*.ipynb
+	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs notebooks/0[5-7]*.ipynb notebooks/09*.ipynb
 
 # The style and type checks CI runs over the package: ruff (with pydocstyle) and mypy, configured in pyproject.toml.
 lint: $(STAMP)

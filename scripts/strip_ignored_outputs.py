@@ -5,12 +5,13 @@ browser widget; nbval re-runs them but never compares their outputs, so keeping 
 in git only adds hundreds of kilobytes of PNG and widget state. Deterministic cells keep their
 outputs, which nbval checks.
 
-With ``--keep-outputs`` (06_analyze and 07_compare, which are committed executed on the saved
-example run so that they teach with their tables and figures) only the widgets go: their state
-is large and a widget cannot be shown without its kernel.
+With ``--keep-outputs`` (05_evaluate on its simulated default, 06_analyze and 07_compare on the
+saved example run, and the workshop notebook, all committed executed so that they teach with their
+tables and figures) only the widgets go: their state is large and a widget cannot be shown without
+its kernel.
 
-    python scripts/strip_ignored_outputs.py notebooks/0[1-5]*.ipynb notebooks/08*.ipynb
-    python scripts/strip_ignored_outputs.py --keep-outputs notebooks/06*.ipynb notebooks/07*.ipynb
+    python scripts/strip_ignored_outputs.py notebooks/0[1-4]*.ipynb notebooks/08*.ipynb
+    python scripts/strip_ignored_outputs.py --keep-outputs notebooks/0[5-7]*.ipynb notebooks/09*.ipynb
 """
 
 import sys

@@ -36,10 +36,14 @@
 # With `export_official` set to a folder, the stage also writes the authors' files: their
 # generation chain, whose last file (the verified ladders) is their test script's input, and,
 # per target, the six files their test script would have written (`stad_utils.official.export_run`).
+#
+# By default the target is a *simulated* model (no model is called): it answers a step of the
+# skill "multiplication" right 10% of the time and every other step 95%, so the outputs below
+# show what a diagnosis looks like when the truth is known. Replace `targets` with your endpoint.
 
 # %% tags=["parameters"]
 run_dir: str = "../results/notebook-defaults"  # folder for this run's records
-targets: list = [{"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 160}]  # the model settings under diagnosis (EndpointConfig blocks)
+targets: list = [{"name": "simulated: weak skill", "kind": "simulated", "model": "planted-weak-skill", "simulation": {"step_accuracy": {"multiplication": 0.1, "default": 0.95}, "seed": 0}}]  # the models under diagnosis (EndpointConfig blocks); e.g. {"kind": "embedded", "model": "smollm2-135m-instruct"} or {"base_url": "http://localhost:8000/v1", "model": "…"}
 judge: dict = {}  # an endpoint for the LLM judge stage; empty: deterministic and math-verify stages only
 policy: str = "full"  # "full": every level; "on_failure": variants only for failed originals (the authors' scripts)
 placebo: bool = False  # also ask each scaffold level's placebo (same length, no step solved): help from content vs form

@@ -20,7 +20,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
-    targets: list[dict] = [{"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 160}]
+    targets: list[dict] = [{"name": "simulated: weak skill", "kind": "simulated", "model": "planted-weak-skill",
+                            "simulation": {"step_accuracy": {"multiplication": 0.1, "default": 0.95}, "seed": 0}}]
     judge: dict = {}
     policy: str = "full"
     placebo: bool = False
