@@ -252,13 +252,17 @@ def plot_power(table: pd.DataFrame, power: float = 0.8):
     curves.update({column: column.replace("found: ", "found ") for column in table.columns
                    if column.startswith("found: ")})
     fig, ax = plt.subplots(figsize=(10, 5.5))
-    for column, label in curves.items():
-        ax.plot(table["n_tasks"], table[column], marker="o", label=label,
+    for order, (column, label) in enumerate(curves.items()):
+        # Curves often coincide (one planted skill: "found" is "flagged = planted"); each is drawn thinner and
+        # with a smaller marker than the one before, so a curve under another still shows around it.
+        ax.plot(table["n_tasks"], table[column], marker="osD^v<>"[order % 7], label=label, zorder=2 + order,
+                markersize=max(13 - 2.5 * order, 4), linewidth=max(4.5 - 1.0 * order, 1),
                 linestyle=":" if column == "any_false_flag" else "-")
     ax.axhline(power, color="gray", linewidth=1)
     ax.set(xscale="log", xlabel="number of tasks", ylabel="share of runs", ylim=(-0.03, 1.03),
            title=f"Recovery of planted weaknesses ({int(table['repetitions'].min())} runs per point)")
     ax.set_xticks(table["n_tasks"], [str(n) for n in table["n_tasks"]])
+    ax.set_xticks([], minor=True)  # the log scale's own minor ticks would label numbers no run has
     ax.legend(fontsize="small", loc="center right")
     fig.tight_layout()
     return fig

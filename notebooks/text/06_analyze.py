@@ -46,14 +46,14 @@
 # Every rate comes with a 95% interval and the number of tasks behind it. All definitions, in
 # one place: `stad_utils.definitions`.
 #
-# > **Glossary: measures of composition** (one name and one sign each, in 06, 07, 08 and the figures)
-# >
-# > | name | what it is | sign |
-# > |---|---|---|
-# > | **composition gap** | whole-task success as asked − success of every step of the task asked alone, averaged over tasks (06's diagnosis, 07) | negative = fails to chain steps it can do alone |
-# > | **pair composition gap** | the same for the last two steps only: success with those two left (level K−2) − product of their isolated successes, per pair of skills (07's heatmap) | negative = fails to chain |
-# > | **composition penalty** *c* | the simulated target's planted chance that one link of a chain fails (08) | positive = fails to chain; a task of K steps then has composition gap −Π p(skill) · (1 − (1 − c)^(K−1)) |
-# > | isolated-vs-whole gap | a skill's isolated accuracy − success of the whole tasks containing it: descriptive, **not** a composition measure (a whole task has more steps, so it is positive even for a flawless chainer) | positive = tasks fail more often than the step |
+# **Glossary: measures of composition** (one name and one sign each, in 06, 07, 08 and the figures; all terms: `docs/glossary.md`)
+#
+# | name | what it is | sign |
+# |---|---|---|
+# | **composition gap** | whole-task success as asked − success of every step of the task asked alone, averaged over tasks (06's diagnosis, 07) | negative = fails to chain steps it can do alone |
+# | **pair composition gap** | the same for the last two steps only: success with those two left (level K−2) − product of their isolated successes, per pair of skills (07's heatmap) | negative = fails to chain |
+# | **composition penalty** *c* | the simulated target's planted chance that one link of a chain fails (08) | positive = fails to chain; a task of K steps then has composition gap −Π p(skill) · (1 − (1 − c)^(K−1)) |
+# | isolated-vs-whole gap | a skill's isolated accuracy − success of the whole tasks containing it: descriptive, **not** a composition measure (a whole task has more steps, so it is positive even for a flawless chainer) | positive = tasks fail more often than the step |
 
 # %% tags=["parameters"]
 run_dir: str = "../results/example"  # a run folder; "example" is the saved quickstart run shipped with stad_utils
@@ -76,13 +76,38 @@ from stad_utils.stages import analyze
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
 result = analyze.run(paths, analyze.Params(n_resamples=n_resamples, min_support=min_support, max_shown=max_shown,
                                            prices=prices))
+
+# %% [markdown]
+# **The diagnosis**, model by model: the sentence, then the tests it rests on (each tested skill
+# asked alone against the other skills, and the composition gap, each with its 95% interval; red
+# where the sentence names a weakness).
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's answers may differ on another CPU)
+for model, figure in result.diagnosis_figures.items():
+    display(Markdown(f"**{model}**: {result.summary['models'][model]['diagnosis']['headline']}"), figure)
+
+# %% [markdown]
+# **The report** (`report.md`): the funnel, then per model its profile and the tables behind it.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (the model's answers may differ on another CPU)
 display(Markdown(result.report))
+
+# %% [markdown]
+# **The figures** (`figures/`): k, success per level, bottlenecks (descriptive) and skills.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
 for figure in result.figures.values():
     display(figure)
+
+# %% [markdown]
+# **What it cost**, per stage, role and model. The seconds add up the time of every call; calls
+# run at the same time, so they exceed the stage's wall-clock time (`timings.json` has that).
 
 # %%
 # NBVAL_IGNORE_OUTPUT

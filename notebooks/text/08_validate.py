@@ -61,6 +61,7 @@ repetitions: int = 10  # runs per number of tasks on the power curve
 from IPython.display import display
 
 from stad_utils import RunPaths
+from stad_utils.compare import p_text
 from stad_utils.stages import validate
 
 result = validate.run(RunPaths(run_dir), validate.Params(
@@ -76,7 +77,7 @@ print(f"{result.chain.target.model}: {len(result.chain.outcomes)} tasks, {result
 found = result.found
 print(f"planted: {result.planted.weak_skills()}\nflagged: {found['flagged']}\n"
       f"precision {found['precision']:.2f}, recall {found['recall']:.2f}")
-result.flags.round(4)
+result.flags.round(3).assign(p_value=result.flags["p_value"].map(p_text), p_holm=result.flags["p_holm"].map(p_text))
 
 # %% [markdown]
 # **Does it fail to chain?** 06's diagnosis of these outcomes (its headline, then the composition

@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import matplotlib.pyplot as plt
 import pandas as pd
 
 from ..analysis import k_stability, run_funnel, run_truncation_table, summarize_run, usage_table
 from ..files import write_atomic
-from ..plots import analysis_figures
+from ..plots import analysis_figures, plot_diagnosis
 from ..records import Ladder, Outcome
 from ..store import RunPaths, read_records, read_usage
 from . import StageParams, StageResult
@@ -33,6 +34,8 @@ class Result(StageResult):
     """``report.md``: the funnel, then per model its weakness profile and tables."""
     figures: dict = field(default_factory=dict)
     """The figures written to ``figures/``, by file name."""
+    diagnosis_figures: dict = field(default_factory=dict)
+    """Per model, the evidence of its diagnosis (`stad_utils.plots.plot_diagnosis`), as report.html shows it."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.analysis.usage_table`)."""
 
@@ -56,4 +59,8 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     figures = analysis_figures(results, max_shown=params.max_shown, min_support=params.min_support,
                                n_resamples=params.n_resamples)
     written += save_figures(figures, paths.figures)
-    return Result(written=written, summary=summary, report=report, figures=figures, usage=usage)
+    diagnosis_figures = {model: plot_diagnosis(numbers, model) for model, numbers in summary["models"].items()}
+    for figure in diagnosis_figures.values():
+        plt.close(figure)  # shown where the notebook shows them, not at the end of its cell
+    return Result(written=written, summary=summary, report=report, figures=figures,
+                  diagnosis_figures=diagnosis_figures, usage=usage)
