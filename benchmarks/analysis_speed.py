@@ -38,8 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
 
 from stad_utils import StepSkill, Verdict, outcomes  # noqa: E402
-from stad_utils.analysis import summarize_run, written_report  # noqa: E402
-from stad_utils.compare import compare_run, comparison_report  # noqa: E402
+from stad_utils.markdown import written_report  # noqa: E402
+from stad_utils.summary import summarize_run  # noqa: E402
+from stad_utils.markdown import comparison_report  # noqa: E402
+from stad_utils.summary import compare_run  # noqa: E402
 from stad_utils.plots import analysis_figures, comparison_figures  # noqa: E402
 from stad_utils.records import Ladder  # noqa: E402
 from stad_utils.stages import build_ladders, decompose  # noqa: E402

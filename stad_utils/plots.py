@@ -18,14 +18,16 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, policy_of, skill_table,
-                       success_by_level, undetermined_counts, undetermined_words)
+from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, skill_table,
+                       success_by_level, undetermined_counts)
 from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
 from .definitions import MIN_SUPPORT, UNRESOLVED
 from .escaping import mathtext_plain
+from .frames import policy_of
 from .names import short_names
 from .records import Outcome
 from .skills import fold_rare_skills
+from .wording import simulated_label, undetermined_words
 
 sns.set_theme(context="talk", style="whitegrid")
 
@@ -88,8 +90,8 @@ def k_label(k: int) -> str:
 
 def model_names(items: Sequence[Outcome]) -> dict[str, str]:
     """Each model's legend name, marking simulated targets (unless their name already says so), ``$`` as typed."""
-    simulated = {o.model for o in items if o.simulated and "simulat" not in o.model.lower()}
-    return {m: mathtext_plain(f"{m} (simulated)" if m in simulated else m) for m in sorted({o.model for o in items})}
+    simulated = {o.model for o in items if o.simulated}
+    return {m: mathtext_plain(simulated_label(m, m in simulated)) for m in sorted({o.model for o in items})}
 
 
 def models_with_data(names: dict[str, str], present: Iterable[str]) -> tuple[dict[str, str], str]:

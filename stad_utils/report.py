@@ -172,7 +172,7 @@ def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]],
 
 def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
     """What the front page says of one model: where it breaks, in one sentence, and how sure that is."""
-    from .analysis import difference_words
+    from .wording import difference_words
 
     diagnosis = numbers.get("diagnosis") or {}
     facts = []

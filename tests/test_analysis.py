@@ -5,8 +5,10 @@ import json
 import pytest
 
 from stad_utils import Outcome, skill_table, success_by_level, summarize, weakness_profile, written_report
-from stad_utils.analysis import (accuracy_scaffolded, bottleneck_attribution, help_from_content, k_shares,
-                                 k_stability, run_truncation_table, summarize_run, truncation_table, usage_table)
+from stad_utils.analysis import accuracy_scaffolded, bottleneck_attribution, help_from_content, k_shares, k_stability
+from stad_utils.costs import usage_table
+from stad_utils.funnel import run_truncation_table, truncation_table
+from stad_utils.summary import summarize_run
 from stad_utils.definitions import UNRESOLVED
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
@@ -129,7 +131,7 @@ def test_usage_and_cost():
 
 
 def test_the_summary_reports_the_share_of_replies_cut_off_per_model_and_level():
-    from stad_utils.analysis import summarize_run
+    from stad_utils.summary import summarize_run
     from stad_utils.records import Verdict
 
     def verdict(model, level, truncated):

@@ -8,7 +8,9 @@ the old modules to see them fail.
 import pytest
 
 from stad_utils import Outcome, summarize, weakness_profile
-from stad_utils.compare import compare_models, pair_composition_gaps, validity_checks
+from stad_utils.compare import pair_composition_gaps
+from stad_utils.summary import compare_pair
+from stad_utils.validity import validity_checks
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
 
@@ -27,7 +29,7 @@ def test_errors_do_not_inflate_accuracy_as_asked():
              outcome("d", [False, None])]
     assert summarize(items)["accuracy_original"]["value"] == 0.5  # not 2 of the 2 determined tasks
     other = [outcome(t, [True, True], model="other") for t in "abcd"]
-    statement = compare_models(items + other, "m", "other")["statement"]
+    statement = compare_pair(items + other, "m", "other")["statement"]
     assert "4 tasks" in statement  # McNemar at level 0 on every task both answered as asked
 
 
@@ -65,7 +67,7 @@ def test_the_written_profile_names_a_skill_by_its_tested_isolated_accuracy_not_i
 def test_equal_accuracy_and_different_k_on_the_same_tasks_is_not_called_a_skill_difference():
     items = [outcome(f"t{i}", [False, True, True], skills=["add", "mul", "sub"], model="A") for i in range(30)]
     items += [outcome(f"t{i}", [False, False, True], skills=["add", "mul", "sub"], model="B") for i in range(30)]
-    statement = compare_models(items, "A", "B")["statement"]
+    statement = compare_pair(items, "A", "B")["statement"]
     assert "different skills" not in statement and "A needs less help" in statement
 
 
@@ -73,14 +75,14 @@ def test_no_profile_claim_without_mapped_skills():
     items = [outcome(f"t{i}", [i % 3 == 0, True], skills=["unmapped"] * 2, model=m) for i in range(20) for m in "AB"]
     items += [outcome(f"u{i}", [False, i % 2 == 0], skills=["unmapped"] * 2, model="A") for i in range(10)]
     items += [outcome(f"u{i}", [False, i % 2 == 1], skills=["unmapped"] * 2, model="B") for i in range(10)]
-    statement = compare_models(items, "A", "B")["statement"]
+    statement = compare_pair(items, "A", "B")["statement"]
     assert "not compared: no step has a mapped skill" in statement
 
 
 def test_no_significant_difference_is_not_called_indistinguishable():
     items = [outcome(f"t{i}", [i < 12, True], model="A") for i in range(30)]
     items += [outcome(f"t{i}", [8 <= i < 18, True], model="B") for i in range(30)]
-    statement = compare_models(items, "A", "B")["statement"]
+    statement = compare_pair(items, "A", "B")["statement"]
     assert "indistinguishable" not in statement
     assert "No significant difference detected (McNemar exact p = " in statement and ", n = 30; smallest difference " \
            "this sample could detect ≈ " in statement
@@ -107,6 +109,6 @@ def test_a_target_that_never_answered_gets_messages_not_a_crash():
 
     items = [outcome(f"t{i}", [None, None], [None, None], model=m) for i in range(5) for m in "AB"]
     assert "No task was answered" in weakness_profile(summarize(items))
-    assert "No task was answered" in compare_models(items, "A", "B")["statement"]
+    assert "No task was answered" in compare_pair(items, "A", "B")["statement"]
     texts = [text.get_text() for ax in plot_k_shares(items).axes for text in ax.texts]
     assert any("no answered tasks" in text for text in texts)

@@ -71,7 +71,9 @@ import json
 from IPython.display import Markdown, display
 
 from stad_utils import Ladder, Outcome, RunPaths, read_records, summarize_run, written_report
-from stad_utils.analysis import k_stability, run_funnel, run_truncation_table, usage_report, usage_table
+from stad_utils.analysis import k_stability
+from stad_utils.costs import usage_report, usage_table
+from stad_utils.funnel import run_funnel, run_truncation_table
 from stad_utils.examples import open_run
 from stad_utils.plots import analysis_figures
 from stad_utils.store import read_usage

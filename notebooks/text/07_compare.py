@@ -59,7 +59,8 @@ import json
 from IPython.display import Markdown, display
 
 from stad_utils import Ladder, Outcome, RunPaths, read_records, written_report
-from stad_utils.compare import compare_run, comparison_report
+from stad_utils.markdown import comparison_report
+from stad_utils.summary import compare_run
 from stad_utils.examples import open_run
 from stad_utils.plots import comparison_figures
 

@@ -62,7 +62,8 @@ import json
 
 from stad_utils import RunPaths
 from stad_utils.analysis import skill_table
-from stad_utils.claims import diagnose, flag_weak_skills
+from stad_utils.claims import flag_weak_skills
+from stad_utils.summary import diagnosis_block
 from stad_utils.simulate import Simulation
 from stad_utils.validation import (estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
                                    run_chain, tasks_needed)
@@ -91,7 +92,7 @@ flags.round(4)
 # gap), and the planted composition penalty estimated under the simulation's own model of chaining.
 
 # %%
-diagnosis = diagnose(chain.outcomes, chain.ladders, alpha=alpha)
+diagnosis = diagnosis_block(chain.outcomes, chain.ladders, alpha=alpha)
 print(diagnosis["headline"])
 print(f"weak skills: {diagnosis['weak_skills']}; composition failure: {diagnosis['composition_failure']}")
 fit = estimate_composition_penalty(chain.outcomes)
