@@ -8,38 +8,28 @@ Their words are in `wording`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from .records import Decomposition, Ladder, Outcome, Task, Verdict
+from .records import Decomposition, DropCode, Ladder, Outcome, Task, Verdict
 from .store import RunPaths, read_records
 
 
-DROP_REASONS = (
-    (r"^\d+ steps \(at most", "more than 6 steps"),
-    (r"^no (annotated )?steps?\b", "no step"),
-    (r"does not match the gold answer", "last step ≠ gold answer"),
-    (r"could not decide whether the last step", "judge undecided on the last step"),
-    (r"^a single step", "single step (drop_single_step)"),
-    (r"teacher failed scaffold level", "teacher failed a scaffold level"),
-    (r"could not decide the teacher's answer", "judge undecided on a scaffold level"),
-    (r"^expected \d+ scaffolds", "wrong number of variants"),
-)
-"""Drop reasons as the filters write them (`stages.decompose`, `stages.build_ladders`) → the funnel's names."""
-
-
-def drop_category(reason: str) -> str:
-    """The funnel's name for a filter's drop reason; any other reason of a teacher is "teacher: other".
-
-    Examples
-    --------
-    >>> drop_category("7 steps (at most 6)"), drop_category("last step answer '3' does not match the gold answer '4'")
-    ('more than 6 steps', 'last step ≠ gold answer')
-    """
-    return next((name for pattern, name in DROP_REASONS if re.search(pattern, reason)), "teacher: other")
+DROP_NAMES: dict[DropCode, str] = {
+    "too_many_steps": "more than 6 steps",
+    "no_steps": "no step",
+    "last_step_mismatch": "last step ≠ gold answer",
+    "last_step_undecided": "judge undecided on the last step",
+    "single_step": "single step (drop_single_step)",
+    "teacher_failed_level": "teacher failed a scaffold level",
+    "level_undecided": "judge undecided on a scaffold level",
+    "wrong_variant_count": "wrong number of variants",
+    "teacher_out_of_tokens": "teacher ran out of tokens while reasoning",
+    "teacher_other": "teacher: other",
+}
+"""The funnel's name of each drop code (`stad_utils.records.DropCode`), as ``summary.json`` lists them."""
 
 
 def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], ladders: Sequence[Ladder],
@@ -65,12 +55,12 @@ def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], 
     consistent = {d.task_id for d in decompositions if d.consistent}
     for d in decompositions:
         if not d.consistent:
-            drop(drop_category(d.drop_reason or ""))
+            drop(DROP_NAMES[d.drop_code or "teacher_other"])
     drop("not decomposed yet", len({t.task_id for t in tasks} - {d.task_id for d in decompositions}))
     verified = {ladder.task_id for ladder in ladders if ladder.verified and ladder.task_id in consistent}
     for ladder in ladders:
         if not ladder.verified and ladder.task_id in consistent:
-            drop(drop_category(ladder.drop_reason or ""))
+            drop(DROP_NAMES[ladder.drop_code or "teacher_other"])
     drop("not scaffolded yet", len(consistent - {ladder.task_id for ladder in ladders}))
     evaluated = verified & {o.task_id for o in items}
     drop("no model evaluated", len(verified - evaluated))
@@ -78,11 +68,15 @@ def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], 
             "evaluated": len(evaluated), "dropped": dict(sorted(dropped.items(), key=lambda item: -item[1]))}
 
 
-def run_funnel(paths: RunPaths, ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict | None:
-    """`task_funnel` of a run folder whose ``ladders`` the caller has read; ``None`` when it lacks the tasks,
-    decompositions or ladders (a run put together from verdicts alone has no funnel to report)."""
+def run_funnel(paths: RunPaths, ladders: Sequence[Ladder] | None = None,
+               items: Sequence[Outcome] | None = None) -> dict | None:
+    """`task_funnel` of a run folder, reading the ``ladders`` and outcomes the caller has not read; ``None``
+    when it lacks the tasks, decompositions or ladders (a run put together from verdicts alone has no
+    funnel to report)."""
     if not all(path.exists() for path in (paths.tasks, paths.decompositions, paths.ladders)):
         return None
+    ladders = read_records(paths.ladders, Ladder.model_validate) if ladders is None else ladders
+    items = read_records(paths.outcomes, Outcome.model_validate, missing_ok=True) if items is None else items
     return task_funnel(read_records(paths.tasks, Task.model_validate),
                        read_records(paths.decompositions, Decomposition.model_validate), ladders, items)
 

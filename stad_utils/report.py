@@ -128,11 +128,6 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as handle:
-        return sum(1 for line in handle if line.strip())
-
-
 def _judge_versions(paths: RunPaths) -> list[str]:
     """Every judge version in the verdict log, read from its Parquet copy (06 made it; one column, no reply texts)."""
     if not paths.verdicts.exists():
@@ -148,24 +143,14 @@ def _judge_versions(paths: RunPaths) -> list[str]:
     return sorted({version or "unrecorded" for (version,) in rows})
 
 
-def file_funnel(paths: RunPaths) -> list[tuple[str, int]]:
-    """The tasks that reached each stage, counted in the run's files (for runs without ``summary["funnel"]``)."""
-    funnel = [("loaded", _count_lines(paths.tasks))] if paths.tasks.exists() else []
-    if paths.ladders.exists():
-        with open(paths.ladders, encoding="utf-8") as handle:
-            ladders = [json.loads(line) for line in handle if line.strip()]
-        funnel += [("scaffolded", len(ladders)), ("verified", sum(bool(ladder.get("verified")) for ladder in ladders))]
-    if paths.outcomes.exists():
-        with open(paths.outcomes, encoding="utf-8") as handle:
-            funnel.append(("evaluated", len({json.loads(line)["task_id"] for line in handle if line.strip()})))
-    return funnel
-
-
 def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
-    """The funnel of tasks, stage by stage, and the tasks dropped by reason."""
-    funnel = summary.get("funnel")
+    """The funnel of tasks, stage by stage, and the tasks dropped by reason: the summary's, else the
+    run's files' (`stad_utils.funnel.run_funnel`; none for a run without its stage files)."""
+    from .funnel import run_funnel
+
+    funnel = summary.get("funnel") or run_funnel(paths)
     if not funnel:
-        return file_funnel(paths), {}
+        return [], {}
     stages = [(stage, funnel[stage]) for stage in ("loaded", "consistent", "verified", "evaluated") if stage in funnel]
     return stages, dict(funnel.get("dropped") or {})
 
