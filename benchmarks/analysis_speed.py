@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         summary = timed(timings, "06 summarize_run", summarize_run, results, n_resamples=args.resamples)
         timed(timings, "06 written_report", written_report, "gsm8k", summary)
-        timed(timings, "06 json.dumps(summary)", json.dumps, summary, default=float)
+        timed(timings, "06 summary.json_text()", summary.json_text)
         figures = timed(timings, "06 analysis_figures", analysis_figures, results, n_resamples=args.resamples)
         timed(timings, "06 savefig", save, figures, folder)
         comparison = timed(timings, "07 compare_run", compare_run, results, ladders, n_permutations=args.permutations,
@@ -145,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<{width}}  {seconds:6.2f} s")
     analysis = sum(seconds for name, seconds in timings.items() if name[:2] in ("06", "07"))
     print(f"{'06_analyze + 07_compare (analysis functions)':<{width}}  {analysis:6.2f} s")
-    for comparison_result in comparison["comparisons"]:
-        print(comparison_result["statement"])
+    for comparison_result in comparison.comparisons:
+        print(comparison_result.statement)
     if args.notebooks:
         for stage, seconds in time_notebooks(ladders, skills, verdicts, results).items():
             print(f"{stage + ' notebook (end to end)':<{width}}  {seconds:6.2f} s")

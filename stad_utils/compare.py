@@ -369,8 +369,8 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     >>> result = compare_models(items, "A", "B", n_permutations=50, n_resamples=200)
     >>> result["difference_original"]["value"], round(result["difference_original"]["p_value"], 3)
     (0.25, 0.25)
-    >>> from stad_utils.wording import comparison_statement
-    >>> comparison_statement(result)[:90]
+    >>> from stad_utils.summary import compare_pair
+    >>> compare_pair(items, "A", "B", n_permutations=50, n_resamples=200)["statement"][:90]
     'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
     frames = frames or ModelFrames(items)

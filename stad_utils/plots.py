@@ -26,6 +26,7 @@ from .escaping import mathtext_plain
 from .frames import policy_of
 from .names import short_names
 from .records import Outcome
+from .schema import Comparison, Undetermined
 from .skills import fold_rare_skills
 from .wording import simulated_label, undetermined_words
 
@@ -151,7 +152,8 @@ def _finish_with_legend(fig, ax) -> None:
 def _left_out(items: Sequence[Outcome]) -> str:
     """'undetermined: m1 3 outcome(s) … (2 errors, 1 undecided)' per model with any, for subtitles."""
     parts = [f"{name}: {words}" for model, name in model_names(items).items()
-             if (words := undetermined_words(undetermined_counts([o for o in items if o.model == model])))]
+             if (words := undetermined_words(Undetermined.model_validate(
+                 undetermined_counts([o for o in items if o.model == model]))))]
     return "; ".join(parts)
 
 
@@ -311,11 +313,11 @@ def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
 # ------------------------------------------------------------------------------------------ comparisons
 
 
-def plot_paired_differences(comparison: dict):
+def plot_paired_differences(comparison: Comparison):
     """Accuracy A − B at each scaffold level for every model pair, with paired bootstrap 95% intervals."""
     title = "Paired difference A − B per scaffold level"
-    rows = [{**row, "pair": mathtext_plain(f"{c['models'][0]} − {c['models'][1]}")} for c in comparison["comparisons"]
-            for row in c["levels"]]
+    rows = [{**row.as_dict(), "pair": mathtext_plain(f"{c.models[0]} − {c.models[1]}")} for c in comparison.comparisons
+            for row in c.levels]
     if not rows:
         return placeholder(title, f"{NO_ANSWERS}: no level was answered by two models")
     table = pd.DataFrame(rows).rename(columns={"pair": "model", "difference": "value"})
@@ -529,11 +531,11 @@ def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, mi
     return figures
 
 
-def comparison_figures(items: Sequence[Outcome], comparison: dict, *, max_shown: int = MAX_SHOWN,
+def comparison_figures(items: Sequence[Outcome], comparison: Comparison, *, max_shown: int = MAX_SHOWN,
                        min_support: int = MIN_SUPPORT) -> dict:
     """The figures of ``07_compare`` by file name (k shares and success per level are 06's)."""
     skills = shown_skill_table(items, max_shown)
     return {"compare_differences": plot_paired_differences(comparison),
-            "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison["min_support"], skills=skills),
+            "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison.min_support, skills=skills),
             "compare_isolated_vs_whole": plot_isolated_vs_whole(items, max_shown, skills=skills),
             "compare_pair_gaps": plot_pair_gaps(items, min_support=min_support)}

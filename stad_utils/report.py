@@ -27,6 +27,7 @@ import nbformat
 from markupsafe import Markup
 
 from .files import write_atomic
+from .schema import Funnel, ModelSummary, RunSummary
 from .store import RunPaths, collector_paused
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
@@ -143,35 +144,34 @@ def _judge_versions(paths: RunPaths) -> list[str]:
     return sorted({version or "unrecorded" for (version,) in rows})
 
 
-def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
+def funnel_steps(summary: RunSummary | None, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
     """The funnel of tasks, stage by stage, and the tasks dropped by reason: the summary's, else the
     run's files' (`stad_utils.funnel.run_funnel`; none for a run without its stage files)."""
     from .funnel import run_funnel
 
-    funnel = summary.get("funnel") or run_funnel(paths)
-    if not funnel:
+    funnel = summary.funnel if summary is not None and summary.funnel else None
+    if funnel is None and (counted := run_funnel(paths)):
+        funnel = Funnel.model_validate(counted)
+    if funnel is None:
         return [], {}
-    stages = [(stage, funnel[stage]) for stage in ("loaded", "consistent", "verified", "evaluated") if stage in funnel]
-    return stages, dict(funnel.get("dropped") or {})
+    return [(stage, getattr(funnel, stage)) for stage in ("loaded", "consistent", "verified", "evaluated")], \
+        dict(funnel.dropped)
 
 
-def model_entry(model: str, numbers: dict, figure: str | None) -> dict:
+def model_entry(model: str, numbers: ModelSummary, figure: str | None) -> dict:
     """What the front page says of one model: where it breaks, in one sentence, and how sure that is."""
     from .wording import difference_words
 
-    diagnosis = numbers.get("diagnosis") or {}
+    diagnosis = numbers.diagnosis
     facts = []
-    if diagnosis.get("weak_skills"):
-        facts.append("weak skills: " + ", ".join(map(str, diagnosis["weak_skills"])))
-    effect = diagnosis.get("composition_effect")
-    if effect and effect.get("value") is not None:
-        facts.append(f"{effect.get('name') or 'composition effect'}: {difference_words(effect)}")
-    if isinstance(diagnosis.get("test"), str):
-        correction = diagnosis.get("correction")
-        facts.append(f"test: {diagnosis['test']}" + (f" ({correction})" if isinstance(correction, str) else ""))
-    return {"name": model, "simulated": bool(numbers.get("simulated")),
-            "sentence": diagnosis.get("headline") or numbers.get("weakness_profile", ""), "facts": facts,
-            "figure": figure}
+    if diagnosis.weak_skills:
+        facts.append("weak skills: " + ", ".join(diagnosis.weak_skills))
+    effect = diagnosis.composition_effect
+    if effect and effect.value is not None:
+        facts.append(f"{effect.name or 'composition effect'}: {difference_words(effect)}")
+    facts.append(f"test: {diagnosis.test}" + (f" ({diagnosis.correction})" if diagnosis.correction else ""))
+    return {"name": model, "simulated": numbers.simulated, "sentence": diagnosis.headline or numbers.weakness_profile,
+            "facts": facts, "figure": figure}
 
 
 def _model_figures(paths: RunPaths, other_runs: Sequence[Path | str], models: Iterable[str]) -> dict[str, str]:
@@ -188,10 +188,10 @@ def _model_figures(paths: RunPaths, other_runs: Sequence[Path | str], models: It
 
 def front_page(paths: RunPaths, other_runs: Sequence[Path | str] = ()) -> dict:
     """The front page's facts: run, date, judge, models with their sentence and figure, and the funnel."""
-    summary = _read_json(paths.summary)
+    summary = RunSummary.read(paths.summary) if paths.summary.exists() else None
     manifest = _read_json(paths.manifest)
     invocations = manifest.get("invocations") or [{}]
-    models = summary.get("models", {})
+    models = summary.models if summary is not None else {}
     figures = _model_figures(paths, other_runs, models)
     funnel, dropped = funnel_steps(summary, paths)
     return {

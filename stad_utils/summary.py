@@ -2,8 +2,10 @@
 
 Owns: one model's numbers (`summarize`), the diagnosis block with its headline
 (`diagnosis_block`), a run's summary (`summarize_run`), one pair's comparison with its
-statement (`compare_pair`) and a run's comparison (`compare_run`). The computing is done in
-`analysis`, `claims`, `compare`, `validity` and `funnel`; the sentences in `wording`.
+statement (`compare_pair`) and a run's comparison (`compare_run`). The parts are JSON-ready
+dicts; a run's files are validated into `stad_utils.schema`'s models (`RunSummary`,
+`Comparison`), which the words, the report and the notebooks read by attribute. The computing
+is done in `analysis`, `claims`, `compare`, `validity` and `funnel`; the sentences in `wording`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .frames import ModelFrames, outcome_frame, policy_of
 from .funnel import truncation_table
 from .metrics import k_distribution
 from .records import Ladder, Outcome
+from .schema import SCHEMA_VERSION, Comparison, Diagnosis, ModelSummary, PairComparison, RunSummary
 from .stats import estimate, share_estimates
 from .validity import validity_checks
 from .wording import POLICY_NOTES, comparison_statement, headline, truncation_words, weakness_profile
@@ -32,7 +35,7 @@ def diagnosis_block(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *,
                     min_support: int = MIN_SUPPORT) -> dict:
     """The ``diagnosis`` block of ``summary.json``: `claims.diagnose` and its ``headline`` (`wording.headline`)."""
     diagnosis = diagnose(items, ladders, alpha=alpha, min_support=min_support)
-    diagnosis["headline"] = headline(diagnosis)
+    diagnosis["headline"] = headline(Diagnosis.model_validate(diagnosis))
     return diagnosis
 
 
@@ -136,19 +139,21 @@ def _stability_entry(stability: pd.DataFrame, items: Sequence[Outcome]) -> dict:
 
 def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0,
                   min_support: int = MIN_SUPPORT, truncation: pd.DataFrame | None = None,
-                  ladders: Sequence[Ladder] = (), funnel: dict | None = None) -> dict:
-    """``summary.json`` of a run: per model, `summarize`, its `weakness_profile`, and (given the
-    run's ``truncation``: `truncation_table` or `run_truncation_table`) the replies cut off by
-    ``max_tokens`` per variant and level; ``funnel`` (`task_funnel`) as given, else ``None``."""
+                  ladders: Sequence[Ladder] = (), funnel: dict | None = None) -> RunSummary:
+    """``summary.json`` of a run (`schema.RunSummary`): per model, `summarize`, its `weakness_profile`,
+    and (given the run's ``truncation``: `truncation_table` or `run_truncation_table`) the replies cut
+    off by ``max_tokens`` per variant and level; ``funnel`` (`task_funnel`) as given, else ``None``.
+    The caller adds ``usage`` (`stad_utils.costs.usage_table`) and writes `RunSummary.json_text`."""
     truncation = truncation_table([]) if truncation is None else truncation
     per_model = {}
     for model in sorted({o.model for o in items}):
         summary = summarize([o for o in items if o.model == model], n_resamples=n_resamples, seed=seed,
                             min_support=min_support, ladders=ladders)
         summary["truncated"] = truncation[truncation["model"] == model].drop(columns="model").to_dict(orient="records")
-        summary["weakness_profile"] = weakness_profile(summary) + truncation_words(summary["truncated"])
-        per_model[model] = summary
-    return {"funnel": funnel, "models": per_model}
+        numbers = ModelSummary.model_validate(summary)
+        numbers.weakness_profile = weakness_profile(numbers) + truncation_words(numbers.truncated)
+        per_model[model] = numbers
+    return RunSummary.model_validate({"schema_version": SCHEMA_VERSION, "funnel": funnel, "models": per_model})
 
 
 def compare_pair(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
@@ -157,13 +162,14 @@ def compare_pair(items: Sequence[Outcome], model_a: str, model_b: str, *, n_perm
     """One pair of ``comparison.json``: `compare.compare_models` and its ``statement`` (`wording.comparison_statement`)."""
     result = compare_models(items, model_a, model_b, n_permutations=n_permutations, n_resamples=n_resamples,
                             seed=seed, min_support=min_support, frames=frames)
-    result["statement"] = comparison_statement(result)
+    result["statement"] = comparison_statement(PairComparison.model_validate(result))
     return result
 
 
 def compare_run(items: Sequence[Outcome], ladders: Sequence[Ladder], *, n_permutations: int = 1000,
-                n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
-    """``comparison.json``: `compare_pair` for every pair of models, pair gaps and validity checks.
+                n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT) -> Comparison:
+    """``comparison.json`` (`schema.Comparison`): `compare_pair` for every pair of models, pair gaps and
+    validity checks; the caller writes `Comparison.json_text`.
 
     ``pair_gaps`` holds `pair_composition_gaps` records, or ``{"refused": reason}``.
     """
@@ -174,5 +180,6 @@ def compare_run(items: Sequence[Outcome], ladders: Sequence[Ladder], *, n_permut
     policy = policy_of(items)
     pair_gaps = (pair_composition_gaps(items).to_dict(orient="records") if policy == "full"
                  else {"refused": PAIR_GAP_REFUSAL})
-    return {"models": models, "policy": policy, "min_support": min_support, "comparisons": comparisons,
-            "pair_gaps": pair_gaps, "validity": validity_checks(ladders, items)}
+    return Comparison.model_validate({
+        "schema_version": SCHEMA_VERSION, "models": models, "policy": policy, "min_support": min_support,
+        "comparisons": comparisons, "pair_gaps": pair_gaps, "validity": validity_checks(ladders, items)})

@@ -10,6 +10,7 @@ import pytest
 from stad_utils import Outcome, summarize, weakness_profile
 from stad_utils.compare import pair_composition_gaps
 from stad_utils.summary import compare_pair
+from stad_utils.schema import ModelSummary
 from stad_utils.validity import validity_checks
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
@@ -41,7 +42,7 @@ def test_on_failure_conditioning_is_refused_or_said():
     with pytest.raises(ValueError, match="on_failure"):
         pair_composition_gaps(items)  # level K−2 = 0 of 2-step tasks is failed by selection
     assert validity_checks([], items)["solved_but_steps_failed"] is None  # always 0 by selection
-    assert "on_failure" in weakness_profile(summarize(items))
+    assert "on_failure" in weakness_profile(ModelSummary.model_validate(summarize(items)))
 
 
 def test_a_misspelt_policy_is_an_error():
@@ -60,7 +61,7 @@ def test_the_bottleneck_is_the_step_whose_provision_solved_the_task_not_the_earl
 def test_the_written_profile_names_a_skill_by_its_tested_isolated_accuracy_not_its_bottleneck_rate():
     # every task needs steps 1 and 2 given, but only 'read' fails when asked alone
     items = [outcome(f"t{i}", [False, False, True], [False, True, True]) for i in range(10)]
-    profile = weakness_profile(summarize(items))
+    profile = weakness_profile(ModelSummary.model_validate(summarize(items)))
     assert "'read' (asked alone, right in 0%" in profile and "'sub'" not in profile
 
 
@@ -99,7 +100,7 @@ def test_the_written_profile_respects_sample_size():
     # 'rare' fails alone in its 3 tasks; 'sub' in 12 of its 20
     items = [outcome(f"r{i}", [False, True], [False, True], ["rare", "mul"]) for i in range(3)]
     items += [outcome(f"s{i}", [False, True], [i < 8, True], ["sub", "mul"]) for i in range(20)]
-    profile = weakness_profile(summarize(items))
+    profile = weakness_profile(ModelSummary.model_validate(summarize(items)))
     assert "'rare'" not in profile  # 3 < the minimum support of 5: not tested
     assert "'sub'" in profile and "95% CI" in profile
 
@@ -108,7 +109,7 @@ def test_a_target_that_never_answered_gets_messages_not_a_crash():
     from stad_utils.plots import plot_k_shares
 
     items = [outcome(f"t{i}", [None, None], [None, None], model=m) for i in range(5) for m in "AB"]
-    assert "No task was answered" in weakness_profile(summarize(items))
+    assert "No task was answered" in weakness_profile(ModelSummary.model_validate(summarize(items)))
     assert "No task was answered" in compare_pair(items, "A", "B")["statement"]
     texts = [text.get_text() for ax in plot_k_shares(items).axes for text in ax.texts]
     assert any("no answered tasks" in text for text in texts)

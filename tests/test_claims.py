@@ -23,6 +23,7 @@ from stad_utils.compare import paired_levels, skill_accuracy_comparison
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 from stad_utils.records import Decomposition, Ladder, Step, Task
 from stad_utils.validation import run_chain
+from stad_utils.schema import ModelSummary
 
 CONTROL = {"step_accuracy": {"default": 0.95}}
 ALPHA = 0.05
@@ -45,7 +46,8 @@ def test_a_control_gets_no_claim_above_chance_and_no_bottleneck_skill_named():
     claimed = sum(bool(d["weak_skills"]) or d["composition_failure"] for d in runs)
     assert binomtest(claimed, len(runs), ALPHA, alternative="greater").pvalue > 0.05, f"{claimed} of {len(runs)}"
     chain = run_chain(90, {**CONTROL, "seed": 7}, seed=7)
-    profile = weakness_profile(summarize(chain.outcomes, n_resamples=0, ladders=chain.ladders))
+    profile = weakness_profile(ModelSummary.model_validate(summarize(chain.outcomes, n_resamples=0,
+                                                                         ladders=chain.ladders)))
     assert profile.startswith("No weakness detected: no skill stands out (")
     assert "bottleneck rate" not in profile and "isolated-vs-whole" not in profile
 
@@ -70,7 +72,7 @@ def test_composition_only_is_reported_in_words_with_no_skill_named():
         assert diagnosis["weak_skills"] == [] and diagnosis["composition_failure"]
         effect = diagnosis["composition_effect"]
         assert effect["name"] == "composition gap" and effect["ci95"][1] < 0 and effect["n"] == len(chain.outcomes)
-        assert "fails to chain steps it can do alone" in weakness_profile(summary)
+        assert "fails to chain steps it can do alone" in weakness_profile(ModelSummary.model_validate(summary))
 
 
 def test_two_weak_skills_are_ranked_by_severity():
@@ -170,7 +172,7 @@ def test_the_summary_has_the_diagnosis_block_and_the_funnel():
     chain = run_chain(60, {"step_accuracy": {"subtraction": 0.3, "default": 0.95}, "seed": 1}, seed=1)
     funnel = task_funnel(chain.tasks, [], chain.ladders, chain.outcomes)
     summary = summarize_run(chain.outcomes, n_resamples=0, ladders=chain.ladders, funnel=funnel)
-    [numbers] = summary["models"].values()
+    [numbers] = summary.as_dict()["models"].values()
     diagnosis = numbers["diagnosis"]
     assert set(diagnosis) >= {"weak_skills", "weak_skill_evidence", "composition_failure", "composition_effect", "test",
                               "correction", "alpha", "skills_tested", "smallest_detectable_effect", "headline"}

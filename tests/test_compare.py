@@ -119,7 +119,7 @@ def test_compare_run_writes_every_pair_and_a_readable_table():
     items = [outcome(m, f"t{i}", ["x", "y", "z"], stuck_until(rng.choice([0, 1, 2, 3]))) for i in range(20)
              for m in ("A", "B", "C")]
     comparison = compare_run(items, [], n_permutations=50, n_resamples=50)
-    assert [c["models"] for c in comparison["comparisons"]] == [["A", "B"], ["A", "C"], ["B", "C"]]
+    assert [c.models for c in comparison.comparisons] == [["A", "B"], ["A", "C"], ["B", "C"]]
     table = comparison_table(comparison)
     assert len(table) == 9 and set(table["asked of"]) == {"all tasks"}
     assert table["A − B (points)"].str.match(r"^[+−]?\d+$").all()
@@ -137,7 +137,7 @@ def test_sharing_each_models_frames_across_pairs_changes_no_number():
     items = [outcome(m, f"t{i}", ["x", "y", "z"], [rng.choice([True, False, None]) for _ in range(3)],
                      isolated=[rng.random() < 0.8 for _ in range(3)], sample=sample)
              for i in range(40) for m in ("A", "B", "C") for sample in range(2)]
-    shared = compare_run(items, [], n_permutations=200, n_resamples=200, min_support=3)["comparisons"]
+    shared = compare_run(items, [], n_permutations=200, n_resamples=200, min_support=3).as_dict()["comparisons"]
     alone = [compare_pair(items, a, b, n_permutations=200, n_resamples=200, min_support=3)
              for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
     assert shared == alone

@@ -66,8 +66,6 @@ prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt"
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-import json
-
 from IPython.display import Markdown, display
 
 from stad_utils import Ladder, Outcome, RunPaths, read_records, summarize_run, written_report
@@ -86,10 +84,10 @@ summary = summarize_run(results, n_resamples=n_resamples, min_support=min_suppor
                         ladders=[ladder for ladder in ladders if ladder.verified],
                         funnel=run_funnel(paths, ladders, results))
 usage = usage_table(read_usage(paths), prices)
-summary["usage"] = usage.to_dict(orient="records")
-paths.summary.write_text(json.dumps(summary, indent=2, default=float))
+summary.usage = usage.to_dict(orient="records")
+paths.summary.write_text(summary.json_text())
 paths.report.write_text(written_report(paths.root.name, summary))
-if any(numbers["k_stability"] for numbers in summary["models"].values()):
+if any(numbers.k_stability for numbers in summary.models.values()):
     k_stability(results).to_csv(paths.root / "k_by_task.csv", index=False)  # k of every sample, per task
 display(Markdown(paths.report.read_text()))
 

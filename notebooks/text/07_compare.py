@@ -54,12 +54,11 @@ interactive: bool = True  # show the failure browser widget (the pipeline sets F
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-import json
-
 from IPython.display import Markdown, display
 
 from stad_utils import Ladder, Outcome, RunPaths, read_records, written_report
 from stad_utils.markdown import comparison_report
+from stad_utils.schema import RunSummary
 from stad_utils.summary import compare_run
 from stad_utils.examples import open_run
 from stad_utils.plots import comparison_figures
@@ -69,8 +68,8 @@ results = [o for run in [run_dir, *other_runs] for o in read_records(RunPaths(ru
 ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
 comparison = compare_run(results, ladders, n_permutations=n_permutations, n_resamples=n_resamples,
                          min_support=min_support)
-paths.comparison.write_text(json.dumps(comparison, indent=2, default=float))
-summary = json.loads(paths.summary.read_text()) if paths.summary.exists() else {"models": {}}  # from 06_analyze
+paths.comparison.write_text(comparison.json_text())
+summary = RunSummary.read(paths.summary) if paths.summary.exists() else RunSummary(funnel=None, models={})  # 06's
 paths.report.write_text(written_report(paths.root.name, summary) + "\n" + comparison_report(comparison))
 display(Markdown(comparison_report(comparison)))
 
