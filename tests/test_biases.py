@@ -1,8 +1,9 @@
 """One test per bias of issue #9's list; each failed on the analysis before the fix.
 
-They use only names that existed before (``summarize``, ``weakness_profile``, ``compare_models``,
-``pair_composition_gaps``, ``validity_checks``, ``plot_k_shares``), so they can be run against
-the old modules to see them fail.
+They use only the public names (``summarize``, ``weakness_profile``, ``compare_pair``,
+``pair_composition_gaps``, ``validity_checks``, ``plot_k_shares``; before the analysis was split by
+concern, ``compare_models`` wrote the statement and ``validity_checks`` was in ``compare``), so they
+can be run against the old modules to see them fail.
 """
 
 import pytest

@@ -63,6 +63,7 @@ import json
 from stad_utils import RunPaths
 from stad_utils.analysis import skill_table
 from stad_utils.claims import flag_weak_skills
+from stad_utils.schema import Diagnosis
 from stad_utils.summary import diagnosis_block
 from stad_utils.simulate import Simulation
 from stad_utils.validation import (estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
@@ -92,9 +93,9 @@ flags.round(4)
 # gap), and the planted composition penalty estimated under the simulation's own model of chaining.
 
 # %%
-diagnosis = diagnosis_block(chain.outcomes, chain.ladders, alpha=alpha)
-print(diagnosis["headline"])
-print(f"weak skills: {diagnosis['weak_skills']}; composition failure: {diagnosis['composition_failure']}")
+diagnosis = Diagnosis.model_validate(diagnosis_block(chain.outcomes, chain.ladders, alpha=alpha))
+print(diagnosis.headline)
+print(f"weak skills: {diagnosis.weak_skills}; composition failure: {diagnosis.composition_failure}")
 fit = estimate_composition_penalty(chain.outcomes)
 print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
       f"(95% interval {fit['low']:.3f} to {fit['high']:.3f}, from {fit['n']} tasks)")
@@ -119,7 +120,7 @@ needed = {column: tasks_needed(table, column) for column in rates}
 table.to_csv(folder / "power.csv", index=False)
 (folder / "validation.json").write_text(json.dumps(
     {"target": chain.target.model, "planted": planted.model_dump(), "n_tasks": n_tasks, "alpha": alpha,
-     "single_run": found, "diagnosis": diagnosis, "tasks_needed_for_80_percent": needed}, indent=2, default=float))
+     "single_run": found, "diagnosis": diagnosis.as_dict(), "tasks_needed_for_80_percent": needed}, indent=2, default=float))
 figure = plot_power(table)
 figure.savefig(folder / "power.png", dpi=110)
 print(f"tasks needed for 80%: {needed}")
