@@ -38,8 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
 
 from stad_utils import StepSkill, Verdict, outcomes  # noqa: E402
-from stad_utils.analysis import summarize_run, written_report  # noqa: E402
-from stad_utils.compare import compare_run, comparison_report  # noqa: E402
+from stad_utils.markdown import written_report  # noqa: E402
+from stad_utils.summary import summarize_run  # noqa: E402
+from stad_utils.markdown import comparison_report  # noqa: E402
+from stad_utils.summary import compare_run  # noqa: E402
 from stad_utils.plots import analysis_figures, comparison_figures  # noqa: E402
 from stad_utils.records import Ladder  # noqa: E402
 from stad_utils.chain import build_ladders, decompose  # noqa: E402
@@ -129,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         summary = timed(timings, "06 summarize_run", summarize_run, results, n_resamples=args.resamples)
         timed(timings, "06 written_report", written_report, "gsm8k", summary)
-        timed(timings, "06 json.dumps(summary)", json.dumps, summary, default=float)
+        timed(timings, "06 summary.json_text()", summary.json_text)
         figures = timed(timings, "06 analysis_figures", analysis_figures, results, n_resamples=args.resamples)
         timed(timings, "06 savefig", save, figures, folder)
         comparison = timed(timings, "07 compare_run", compare_run, results, ladders, n_permutations=args.permutations,
@@ -143,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<{width}}  {seconds:6.2f} s")
     analysis = sum(seconds for name, seconds in timings.items() if name[:2] in ("06", "07"))
     print(f"{'06_analyze + 07_compare (analysis functions)':<{width}}  {analysis:6.2f} s")
-    for comparison_result in comparison["comparisons"]:
-        print(comparison_result["statement"])
+    for comparison_result in comparison.comparisons:
+        print(comparison_result.statement)
     if args.notebooks:
         for stage, seconds in time_notebooks(ladders, skills, verdicts, results).items():
             print(f"{stage + ' notebook (end to end)':<{width}}  {seconds:6.2f} s")

@@ -47,8 +47,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
 
-from stad_utils.analysis import share_estimates, task_funnel  # noqa: E402
-from stad_utils.claims import diagnose, paired_difference_interval  # noqa: E402
+from stad_utils.funnel import task_funnel  # noqa: E402
+from stad_utils.stats import share_estimates  # noqa: E402
+from stad_utils.claims import diagnose  # noqa: E402
+from stad_utils.stats import paired_difference_interval  # noqa: E402
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
 from stad_utils.records import Outcome  # noqa: E402
 from stad_utils.chain import build_ladders, decompose  # noqa: E402
@@ -186,7 +188,8 @@ class Coverage:
 
 
 def record_coverage(coverage: Coverage, diagnosis: dict, items: list[Outcome], tasks: Tasks, truth: dict) -> None:
-    from stad_utils.claims import isolated_answers, weak_skill_tests
+    from stad_utils.claims import weak_skill_tests
+    from stad_utils.frames import isolated_answers
 
     tests = weak_skill_tests(isolated_answers(items))
     accuracy = truth["occurrences"]

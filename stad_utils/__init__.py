@@ -15,14 +15,17 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 _SOURCES = {
-    ".analysis": ["paired_bootstrap", "skill_table", "success_by_level", "summarize", "summarize_run",
-                  "weakness_profile", "written_report"],
+    ".analysis": ["skill_table", "success_by_level"],
     ".client": ["ChatResult", "EndpointConfig", "ModelClient", "ResponseCache"],
     ".judge": ["Judgement", "extract_answer", "judge_answers"],
+    ".markdown": ["written_report"],
     ".metrics": ["is_non_monotonic", "k_distribution", "minimal_scaffolding_level", "outcomes"],
     ".records": ["Decomposition", "Ladder", "LevelCheck", "Outcome", "Step", "StepSkill", "Task", "Verdict"],
     ".roles": ["LLMJudge", "open_judge", "open_teacher"],
     ".serving": ["embedded_model_path", "llama_server", "open_client"],
+    ".stats": ["paired_bootstrap"],
+    ".summary": ["summarize", "summarize_run"],
+    ".wording": ["weakness_profile"],
     ".skills": ["BUNDLED_MODEL", "SkillMapper", "apply_skill_table", "fold_rare_skills", "skill_map_table",
                 "label_agreement", "map_skills"],
     ".chain": ["build_ladders", "decompose", "evaluate", "evaluate_targets", "evaluation_items"],
@@ -50,16 +53,19 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and editors; never executed
-    from .analysis import (paired_bootstrap, skill_table, success_by_level, summarize, summarize_run,  # noqa: F401
-                           weakness_profile, written_report)
+    from .analysis import skill_table, success_by_level  # noqa: F401
     from .client import ChatResult, EndpointConfig, ModelClient, ResponseCache  # noqa: F401
     from .judge import Judgement, extract_answer, judge_answers  # noqa: F401
+    from .markdown import written_report  # noqa: F401
     from .metrics import is_non_monotonic, k_distribution, minimal_scaffolding_level, outcomes  # noqa: F401
     from .records import Decomposition, Ladder, LevelCheck, Outcome, Step, StepSkill, Task, Verdict  # noqa: F401
     from .roles import LLMJudge, open_judge, open_teacher  # noqa: F401
     from .serving import embedded_model_path, llama_server, open_client  # noqa: F401
     from .skills import (BUNDLED_MODEL, SkillMapper, apply_skill_table, fold_rare_skills,  # noqa: F401
                          label_agreement, map_skills, skill_map_table)
+    from .stats import paired_bootstrap  # noqa: F401
+    from .summary import summarize, summarize_run  # noqa: F401
+    from .wording import weakness_profile  # noqa: F401
     from .chain import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items  # noqa: F401
     from .store import RecordError, RecordFile, RunPaths, read_records, record_usage  # noqa: F401
     from .tasks import generate_tasks  # noqa: F401

@@ -56,7 +56,7 @@ import pandas as pd
 from markupsafe import Markup
 
 from . import columnar
-from .compare import possible_leakage
+from .validity import possible_leakage
 from .names import short_names
 from .records import Ladder, StepSkill, Verdict
 from .store import RunPaths, collector_paused, read_records
@@ -73,7 +73,7 @@ FLAGS = {
 
 ``step_failed_alone``: solved as asked (k = 0) although an isolated step was failed, which
 questions the teacher's step answer or the isolated wording. ``possible_leakage`` belongs to the
-task (`stad_utils.compare.possible_leakage`) and is raised for every model.
+task (`stad_utils.validity.possible_leakage`) and is raised for every model.
 """
 
 JUDGE_STAGES = ("deterministic", "math_verify", "llm_judge", "none", "error")
@@ -343,7 +343,7 @@ def _stage_order(stage: str) -> tuple[int, str]:
 
 
 def _possible_leakage(ladder: Ladder) -> bool:
-    """`stad_utils.compare.possible_leakage`, asked only of a ladder with a variant that holds the answer's text.
+    """`stad_utils.validity.possible_leakage`, asked only of a ladder with a variant that holds the answer's text.
 
     A variant can state the answer only if it holds it as a substring: this test spares 25,000
     ladders 1.2 s of regular expressions, most of them not leaking.

@@ -21,7 +21,7 @@ from .judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_versio
 from .metrics import is_error, latest_verdicts
 from .monitor import ProgressLog
 from .records import (AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict,
-                      evaluation_items)
+                      drop_code_of, evaluation_items)
 from .store import RecordFile
 from .structured import RAN_OUT_WHILE_REASONING, Unavailable, Unusable
 from .teachers import Teacher
@@ -49,20 +49,22 @@ def decompose(tasks: Sequence[Task], teacher: Teacher, llm_judge: LLMJudgeFn | N
             continue  # the teacher or the judge was unavailable: not a failed filter, retried on re-run
         if isinstance(steps, str):
             result.append(Decomposition(task=task, teacher=teacher.name, steps=[], consistent=False,
-                                        drop_reason=steps))
+                                        drop_reason=steps, drop_code=drop_code_of(steps)))
             continue
-        reason = None
+        reason, code = None, None
         if not steps:
-            reason = "no steps"
+            reason, code = "no steps", "no_steps"
         elif len(steps) > MAX_STEPS:
-            reason = f"{len(steps)} steps (at most {MAX_STEPS})"
+            reason, code = f"{len(steps)} steps (at most {MAX_STEPS})", "too_many_steps"
         elif check.outcome == "undecided":
             reason = f"the judge could not decide whether the last step answer {steps[-1].answer!r} equals the " \
                      f"gold answer {task.answer!r} ({check.explanation}; configure an LLM judge)"
+            code = "last_step_undecided"
         elif not check.correct:
             reason = f"last step answer {steps[-1].answer!r} does not match the gold answer {task.answer!r}"
+            code = "last_step_mismatch"
         result.append(Decomposition(task=task, teacher=teacher.name, steps=steps, consistent=reason is None,
-                                    drop_reason=reason))
+                                    drop_reason=reason, drop_code=code))
     return result
 
 
@@ -84,13 +86,15 @@ def build_ladders(
     _warn_unavailable(variants, "scaffolded")
     placebos = _placebo_levels(kept, teacher) if placebo else [[] for _ in kept]
     ladders = [Ladder(task=d.task, teacher=teacher.name, steps=d.steps, scaffolds=[], isolated=[], verified=False,
-                      drop_reason="a single step, so no scaffold level (drop_single_step)") for d in single]
+                      drop_reason="a single step, so no scaffold level (drop_single_step)", drop_code="single_step")
+               for d in single]
     for decomposition, written, controls in zip(kept, variants, placebos):
         if isinstance(written, Unavailable) or isinstance(controls, Unavailable):
             continue
         if isinstance(written, str):
             ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
-                                  scaffolds=[], isolated=[], verified=False, drop_reason=written))
+                                  scaffolds=[], isolated=[], verified=False, drop_reason=written,
+                                  drop_code=drop_code_of(written)))
             continue
         scaffolds, isolated = written
         expected = (len(decomposition.steps) - 1, len(decomposition.steps))
@@ -100,7 +104,7 @@ def build_ladders(
                      f"got {len(scaffolds)} and {len(isolated)}"
         ladders.append(Ladder(task=decomposition.task, teacher=teacher.name, steps=decomposition.steps,
                               scaffolds=scaffolds, isolated=isolated, placebos=controls, verified=reason is None,
-                              drop_reason=reason))
+                              drop_reason=reason, drop_code="wrong_variant_count" if reason else None))
     return _verify(ladders, teacher, llm_judge)
 
 
@@ -165,6 +169,8 @@ def _verify(ladders: list[Ladder], teacher: Teacher, llm_judge: LLMJudgeFn | Non
                   if not check.correct and check.level not in unsure + ran_out]
         if ladder.verified and (failed or unsure or ran_out):
             ladder.verified = False
+            ladder.drop_code = ("teacher_out_of_tokens" if ran_out else "teacher_failed_level" if failed
+                                else "level_undecided")  # the first of the reasons written below
             ladder.drop_reason = "; ".join(
                 ([f"{RAN_OUT_WHILE_REASONING} at scaffold level(s) {ran_out}"] if ran_out else [])
                 + ([f"teacher failed scaffold level(s) {failed}"] if failed else [])

@@ -3,8 +3,9 @@
 A sentence of the report names a weak skill, or says that a model fails to chain steps it
 can do alone, only when a test says so; every number it quotes carries its interval and n.
 The quantities are defined in `stad_utils.definitions` (section *Claims*); this module tests
-them and writes the machine-readable ``diagnosis`` block of ``summary.json``, from which the
-report's sentences are written.
+them and computes the machine-readable ``diagnosis`` block of ``summary.json``, from which the
+report's sentences are written (`stad_utils.wording`). The intervals and tests themselves are
+in `stad_utils.stats`.
 
 Weak skill
     Per skill, a one-sided Fisher exact test of "a step of this skill, asked alone, is
@@ -35,12 +36,12 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
-from scipy.stats import binomtest, hypergeom, norm
 
-from .analysis import difference_words, estimate, policy_of, share_estimates, share_words
-from .definitions import ALPHA, MIN_SUPPORT, POWER, UNMAPPED
+from .definitions import ALPHA, MIN_SUPPORT, UNMAPPED
+from .frames import isolated_answers, policy_of, whole_and_alone
 from .records import Ladder, Outcome
+from .stats import (estimate, fisher_less, holm, mcnemar_exact, paired_difference_interval, share_estimates,
+                    smallest_detectable_deficit)
 
 WEAK_SKILL_TEST = "Fisher exact, one-sided (isolated accuracy of a skill vs all other skills)"
 COMPOSITION_TEST = "McNemar exact, one-sided (whole task vs every step alone)"
@@ -50,133 +51,19 @@ COMPOSITION_GAP = "composition gap"
 """The one name of the composition measure 06 and 07 report (see `definitions`, Claims)."""
 
 
-# ------------------------------------------------------------------------------------------ intervals
 
 
-def paired_difference_interval(both: float, first_only: float, second_only: float, neither: float,
-                               confidence: float = 0.95) -> tuple[float, float]:
-    """Newcombe's score interval (method 10) for p₁ − p₂ of paired binary outcomes.
-
-    ``both``: pairs with both outcomes 1; ``first_only``: first 1, second 0; ``second_only``;
-    ``neither``. Counts may be fractional (per-task rates over samples). It combines the two
-    Wilson intervals with the correlation φ of the pairs (continuity-corrected when positive),
-    and keeps ≥ 90% coverage at n ≤ 10 where a percentile bootstrap gives zero-width intervals.
-
-    Examples
-    --------
-    >>> [round(x, 3) for x in paired_difference_interval(1, 0, 0, 0)]  # one tied pair: wide, not zero-width
-    [-0.793, 0.793]
-    >>> [round(x, 3) for x in paired_difference_interval(12, 8, 2, 32)]  # 8 vs 2 discordant of 54: +0.111
-    [-0.006, 0.225]
-    """
-    a, b, c, d = (float(x) for x in (both, first_only, second_only, neither))
-    n = a + b + c + d
-    if n <= 0:
-        return math.nan, math.nan
-    wilson = share_estimates([a + b, a + c], [n, n], confidence=confidence)
-    p1, l1, u1 = wilson.loc[0, ["value", "low", "high"]]
-    p2, l2, u2 = wilson.loc[1, ["value", "low", "high"]]
-    margins = (a + b) * (c + d) * (a + c) * (b + d)
-    association = a * d - b * c
-    if association > 0:
-        association = max(association - n / 2, 0.0)
-    phi = association / math.sqrt(margins) if margins > 0 else 0.0
-    difference = p1 - p2
-    low = difference - math.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
-    high = difference + math.sqrt(max((u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2, 0.0))
-    return max(low, -1.0), min(high, 1.0)
 
 
-def mcnemar_exact(first_only: float, second_only: float, alternative: str = "two-sided") -> float:
-    """McNemar's exact p for paired binary outcomes from the discordant counts (rounded to whole pairs).
-
-    ``alternative="less"``: the first outcome is 1 less often than the second.
-
-    Examples
-    --------
-    >>> mcnemar_exact(0, 6, "less"), mcnemar_exact(0, 0)
-    (0.015625, 1.0)
-    """
-    first, second = round(first_only), round(second_only)
-    if first + second == 0:
-        return 1.0
-    return float(binomtest(first, first + second, 0.5, alternative=alternative).pvalue)
-
-
-def smallest_detectable_deficit(asked: float, rest_asked: float, rest_accuracy: float, *, alpha: float,
-                                power: float = POWER) -> float | None:
-    """The smallest accuracy deficit of a skill asked ``asked`` times that a one-sided level-``alpha``
-    test against ``rest_asked`` other steps (accuracy ``rest_accuracy``) detects with ``power``.
-
-    From the arcsine transform of the two proportions (Cohen's h), which stays close to the
-    power of Fisher's test near accuracies of 0.95, where the plain normal approximation
-    promises deficits that Fisher's test detects in only 55–70% of samples. ``None`` when not
-    even a skill that is never right would be detected.
-
-    Examples
-    --------
-    >>> round(smallest_detectable_deficit(20, 300, 0.95, alpha=0.05 / 15), 2)
-    0.3
-    >>> smallest_detectable_deficit(1, 10, 0.95, alpha=0.05 / 15) is None
-    True
-    """
-    if asked < 1 or rest_asked < 1 or not 0 < rest_accuracy <= 1:
-        return None
-    needed = (norm.ppf(1 - alpha) + norm.ppf(power)) * math.sqrt(1 / asked + 1 / rest_asked)
-
-    def shortfall(deficit: float) -> float:
-        return 2 * math.asin(math.sqrt(rest_accuracy)) - 2 * math.asin(math.sqrt(rest_accuracy - deficit)) - needed
-
-    if shortfall(rest_accuracy) < 0:
-        return None
-    return float(brentq(shortfall, 0.0, rest_accuracy))
 
 
 # ------------------------------------------------------------------------------------------ evidence
 
 
-def isolated_answers(items: Sequence[Outcome], ladders: Sequence[Ladder] = ()) -> pd.DataFrame:
-    """One row per distinct decided isolated question and sample: ``skill``, ``right`` (0/1).
-
-    With ``ladders``, a question is its text (asked in several tasks, it keeps the answer of its
-    first occurrence); without, it is (task, step).
-    """
-    questions = {(ladder.task_id, step): text for ladder in ladders
-                 for step, text in enumerate(ladder.isolated, start=1)}
-    rows = [(questions.get((o.task_id, step), (o.task_id, step)), o.sample, skill, int(alone)) for o in items
-            for step, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1) if alone is not None]
-    answers = pd.DataFrame(rows, columns=["question", "sample", "skill", "right"])
-    return answers.drop_duplicates(["question", "sample"])[["skill", "right"]].reset_index(drop=True)
 
 
-def fisher_less(right, asked, rest_right, rest_asked) -> np.ndarray:
-    """One-sided p of Fisher's exact test that ``right`` of ``asked`` is too few given the other steps
-    (element-wise over arrays): under the null the count right is hypergeometric given the margins.
-
-    Examples
-    --------
-    >>> from scipy.stats import fisher_exact
-    >>> print(f"{float(fisher_less(6, 12, 250, 265)):.4e}", f"{fisher_exact([[6, 6], [250, 15]], 'less').pvalue:.4e}")
-    6.2944e-05 6.2944e-05
-    """
-    right, asked, rest_right, rest_asked = (np.asarray(x, dtype=float) for x in (right, asked, rest_right, rest_asked))
-    return hypergeom.cdf(right, asked + rest_asked, right + rest_right, asked)
 
 
-def holm(p_values: Sequence[float]) -> np.ndarray:
-    """Holm's step-down adjusted p-values, in the order given.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03]).round(2).tolist()
-    [0.03, 0.06, 0.06]
-    """
-    p = np.asarray(p_values, dtype=float)
-    order = np.argsort(p, kind="stable")
-    stepped = np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p))))
-    adjusted = np.empty_like(p)
-    adjusted[order] = np.minimum(stepped, 1.0)
-    return adjusted
 
 
 def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -> pd.DataFrame:
@@ -207,21 +94,6 @@ def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -
     return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 
 
-def whole_and_alone(outcome: Outcome) -> tuple[bool, bool] | None:
-    """(solved as asked, every step solved alone), or ``None`` when level 0 or a step alone is unanswered:
-    the pair every composition measure is built on.
-
-    Examples
-    --------
-    >>> def o(whole, alone):
-    ...     return Outcome(task_id="t", model="m", source="s", n_steps=2, skills=["a", "b"], curve=[whole, True],
-    ...                    isolated=alone, k=None, non_monotonic=False, n_errors=0)
-    >>> whole_and_alone(o(False, [True, True])), whole_and_alone(o(True, [True, None]))
-    ((False, True), None)
-    """
-    if outcome.curve and outcome.curve[0] is not None and outcome.isolated and None not in outcome.isolated:
-        return bool(outcome.curve[0]), all(outcome.isolated)
-    return None
 
 
 def composition_cells(items: Sequence[Outcome]) -> dict[str, float]:
@@ -325,8 +197,9 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
     ``composition_failure``, ``composition_effect`` (the composition gap: ``value``, ``ci95``,
     ``n``, ``name``; ``None`` when it cannot be computed), ``test``, ``correction``, ``alpha``,
     ``skills_tested``, ``smallest_detectable_effect`` (the smallest deficit the family's first
-    Holm step detects with 80% power for the most-asked skill; ``None`` without one),
-    ``composition_p_adjusted`` and ``headline`` (`headline`).
+    Holm step detects with 80% power for the most-asked skill; ``None`` without one) and
+    ``composition_p_adjusted``. Its sentence, the ``headline``, is `stad_utils.wording.headline`;
+    `stad_utils.summary.diagnosis_block` adds it.
     """
     tests = weak_skill_tests(isolated_answers(items, ladders), min_support=min_support)
     gap = composition_gap(items)
@@ -360,53 +233,4 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
         "skills_tested": len(tests),
         "smallest_detectable_effect": detectable,
     }
-    diagnosis["headline"] = headline(diagnosis)
     return diagnosis
-
-
-def p_words(p: float) -> str:
-    """'p = 0.012', or 'p < 0.001'.
-
-    Examples
-    --------
-    >>> p_words(0.0123), p_words(1e-6)
-    ('p = 0.012', 'p < 0.001')
-    """
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
-
-
-def _skill_words(evidence: dict) -> str:
-    return (f"'{evidence['skill']}' (asked alone, right in {share_words(evidence['isolated_accuracy'])} against "
-            f"{share_words(evidence['others_accuracy'])} for the other skills; Holm-adjusted "
-            f"{p_words(evidence['p_adjusted'])})")
-
-
-def composition_words(effect: dict) -> str:
-    """'composition gap −40 points (95% CI −44 to −36, n = 1178 tasks)'."""
-    return f"{effect['name']} {difference_words(effect).replace(')', ' tasks)', 1)}"
-
-
-def headline(diagnosis: dict) -> str:
-    """One sentence from a ``diagnosis`` block: where the model's reasoning breaks, each number with
-    its interval and n, or that no test found a weakness and what the sample could have detected."""
-    weak, evidence, effect = diagnosis["weak_skills"], diagnosis["weak_skill_evidence"], diagnosis["composition_effect"]
-    chaining = ""
-    if diagnosis["composition_failure"]:
-        chaining = ("it fails to chain steps it can do alone: whole tasks are solved less often than its steps "
-                    f"alone ({composition_words(effect)}, Holm-adjusted {p_words(diagnosis['composition_p_adjusted'])})")
-    if weak:
-        named = "; ".join(_skill_words(e) for e in evidence)
-        first = f"Its reasoning breaks at {'the skill' if len(weak) == 1 else f'{len(weak)} skills, most severe first'}: {named}"
-        return f"{first}{'; and ' + chaining if chaining else ''}."
-    tested = diagnosis["skills_tested"]
-    reach = diagnosis["smallest_detectable_effect"]
-    nothing = (f"no skill stands out ({tested} skill{'' if tested == 1 else 's'} tested"
-               + (f"; this sample detects only a deficit of about {reach * 100:.0f} points or more, for the most-asked "
-                  "skill" if reach else "; too few answers to detect any deficit") + ")") if tested else \
-        f"no skill has {MIN_SUPPORT} answered isolated questions, so none is tested"
-    if chaining:
-        return f"Its reasoning breaks when chaining: {chaining}; {nothing}."
-    composition = (f"; no composition failure detected ({composition_words(effect)})" if effect and effect["value"]
-                   is not None else "")
-    opening = "No weakness detected" if tested else "Too little evidence for a diagnosis"
-    return f"{opening}: {nothing}{composition}."

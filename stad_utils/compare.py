@@ -1,31 +1,28 @@
-"""Two models on the same tasks: paired differences and tests, bottleneck profiles, pair gaps, validity checks.
+"""Two models on the same tasks: paired differences and tests, bottleneck profiles, pair gaps.
 
 The quantities (help needed, paired test, minimal detectable difference, skill profile, pair
 composition gap) are defined in `stad_utils.definitions`. Everything is paired over tasks:
 model A's and model B's answers to the same question are compared, and the tasks one model
-did not answer at a level are left out of that level's comparison (and counted).
+did not answer at a level are left out of that level's comparison (and counted). The
+statement of a comparison is written in `stad_utils.wording`, ``comparison.json`` assembled in
+`stad_utils.summary`, the validity checks are in `stad_utils.validity`.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
-from scipy.stats import norm, wilcoxon
-from statsmodels.stats.contingency_tables import mcnemar
+from scipy.stats import wilcoxon
 
-from .analysis import (ModelFrames, difference_words, estimate, markdown_table, paired_bootstrap, percent_text, points,
-                       policy_of, share_estimates, share_words, task_rates)
-from .claims import (composition_gap, composition_words, holm, mcnemar_exact, paired_difference_interval,
-                     whole_and_alone)
-from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, POWER, UNMAPPED
-from .escaping import markdown_text
-from .records import Ladder, Outcome
+from .claims import composition_gap
+from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNMAPPED
+from .frames import ModelFrames, policy_of, task_rates, whole_and_alone
+from .records import Outcome
+from .stats import (estimate, holm, mcnemar_exact, minimal_detectable_difference, paired_bootstrap,
+                    paired_difference_interval, paired_test, share_estimates)
 
 PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
 """The population of paired levels ≥ 1 under each policy (see `analysis.LEVELS_ASKED`)."""
@@ -51,48 +48,8 @@ def help_needed(outcome: Outcome) -> int | None:
     return outcome.n_steps if outcome.k == -1 else outcome.k
 
 
-def minimal_detectable_difference(n: int, second_moment: float, *, alpha: float = ALPHA,
-                                  power: float = POWER) -> float | None:
-    """The smallest |A − B| a paired test on ``n`` tasks detects with the given power (see `definitions`).
-
-    Solves √n·δ = z_(1−α/2)·√ψ + z_power·√(ψ − δ²) with ψ = max(``second_moment``, δ), the
-    normal approximation for paired proportions (Connor 1987). ``second_moment`` is the mean
-    squared per-task difference (the discordant share with one sample per task). ``None``
-    when even a difference of 1 would not be detected (too few tasks).
-
-    Examples
-    --------
-    >>> round(minimal_detectable_difference(30, 0.2), 2), round(minimal_detectable_difference(1000, 0.2), 3)
-    (0.24, 0.04)
-    >>> minimal_detectable_difference(3, 0.5) is None
-    True
-    """
-    z_alpha, z_power = norm.ppf(1 - alpha / 2), norm.ppf(power)
-
-    def shortfall(delta: float) -> float:
-        psi = max(second_moment, delta)
-        return np.sqrt(n) * delta - z_alpha * np.sqrt(psi) - z_power * np.sqrt(max(psi - delta ** 2, 0.0))
-
-    if n < 1 or shortfall(1.0) < 0:
-        return None
-    return float(brentq(shortfall, 1e-12, 1.0))
 
 
-def paired_test(differences: np.ndarray, single_sample: bool) -> tuple[str, float]:
-    """(test name, two-sided p) for per-task differences A − B: McNemar's exact test on the
-    discordant tasks with one sample per task, else the Wilcoxon signed-rank test.
-
-    Examples
-    --------
-    >>> paired_test(np.array([1, 1, 1, 1, 1, 1, 0, 0]), single_sample=True)
-    ('McNemar exact', 0.03125)
-    """
-    a_better, b_better = int((differences > 0).sum()), int((differences < 0).sum())
-    if not a_better + b_better:
-        return ("McNemar exact" if single_sample else "Wilcoxon signed-rank"), 1.0
-    if single_sample:
-        return "McNemar exact", float(mcnemar([[0, a_better], [b_better, 0]], exact=True).pvalue)
-    return "Wilcoxon signed-rank", float(wilcoxon(differences[differences != 0]).pvalue)
 
 
 def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
@@ -158,8 +115,8 @@ def paired_interval(units: pd.DataFrame, single_sample: bool, *, n_resamples: in
     """(low, high, method) of the 95% interval of the mean of ``a − b`` over paired units.
 
     One sample per unit: Newcombe's score interval on the 2 × 2 table of the units' outcomes
-    (`claims.paired_difference_interval`). Repeated samples: the two-stage paired bootstrap
-    (`analysis.paired_bootstrap`) from ``BOOTSTRAP_MIN_TASKS`` units on; below, no interval
+    (`stats.paired_difference_interval`). Repeated samples: the two-stage paired bootstrap
+    (`stats.paired_bootstrap`) from ``BOOTSTRAP_MIN_TASKS`` units on; below, no interval
     (NaN, method ``"none: fewer than 30 tasks"``), because a percentile bootstrap over a handful
     of tasks gives intervals that are too narrow (zero-width at n = 1).
 
@@ -397,8 +354,9 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     the tasks both answered as asked (estimates); ``difference_original``: A − B there, with
     its test and minimal detectable difference; ``help_needed``: `help_comparison`;
     ``isolated_accuracy``: `skill_accuracy_comparison` records; ``composition``:
-    `composition_comparison`; ``profile``: `profile_comparison` (descriptive);
-    ``statement``: `comparison_statement`. ``frames`` (`analysis.ModelFrames` of ``items``) lets
+    `composition_comparison`; ``profile``: `profile_comparison` (descriptive). Its
+    ``statement`` is written by `stad_utils.wording.comparison_statement` (`stad_utils.summary.compare_pair`
+    adds it). ``frames`` (`frames.ModelFrames` of ``items``) lets
     the comparisons of many pairs share each model's frames; the functions above take it too.
 
     Examples
@@ -411,7 +369,8 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     >>> result = compare_models(items, "A", "B", n_permutations=50, n_resamples=200)
     >>> result["difference_original"]["value"], round(result["difference_original"]["p_value"], 3)
     (0.25, 0.25)
-    >>> result["statement"][:90]
+    >>> from stad_utils.summary import compare_pair
+    >>> compare_pair(items, "A", "B", n_permutations=50, n_resamples=200)["statement"][:90]
     'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
     frames = frames or ModelFrames(items)
@@ -437,132 +396,7 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
         result["difference_original"] = estimate(first["difference"], first["low"], first["high"], first["tasks"],
                                                  test=first["test"], p_value=float(first["p_value"]),
                                                  minimal_detectable_difference=first["minimal_detectable_difference"])
-    result["statement"] = comparison_statement(result)
     return result
-
-
-def p_text(p: float) -> str:
-    """A p-value for a table: '0.012', or '< 0.001'."""
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def p_words(p: float) -> str:
-    """A p-value for a sentence: 'p = 0.012', or 'p < 0.001'.
-
-    Examples
-    --------
-    >>> p_words(0.0123), p_words(1e-6)
-    ('p = 0.012', 'p < 0.001')
-    """
-    text = p_text(p)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
-
-
-def _named(model: str, result: dict) -> str:
-    marked = model in result["simulated"] and "simulat" not in model.lower()  # unless its name says so already
-    return f"{model} (simulated)" if marked else model
-
-
-def accuracy_statement(result: dict) -> str:
-    """The first claim of `comparison_statement`: each model's accuracy as asked on the same tasks, their paired
-    difference with its interval, and whether it is significant (else the smallest difference detectable)."""
-    a, b = (_named(model, result) for model in result["models"])
-    if "difference_original" not in result:
-        return f"No task was answered as asked by both {a} and {b}, so nothing is compared (check the endpoints)."
-    accuracy, difference = result["accuracy_original"], result["difference_original"]
-    parts = [f"On the {difference['n']} tasks both answered as asked, {a} solves "
-             f"{share_words(accuracy[result['models'][0]])} and {b} {share_words(accuracy[result['models'][1]])}; "
-             f"{a} − {b} = {difference_words(difference)}."]
-    if difference["p_value"] < ALPHA:
-        parts.append(f"The difference is significant ({difference['test']} {p_words(difference['p_value'])}, "
-                     f"n = {difference['n']}).")
-    else:
-        detectable = difference["minimal_detectable_difference"]
-        reach = (f"smallest difference this sample could detect ≈ {detectable * 100:.0f} points" if detectable
-                 else "too few tasks to detect any difference")
-        parts.append(f"No significant difference detected ({difference['test']} {p_words(difference['p_value'])}, "
-                     f"n = {difference['n']}; {reach}).")
-    return " ".join(parts)
-
-
-def comparison_statement(result: dict) -> str:
-    """Plain-language sentences for `compare_models`: each claim with its interval, test and n.
-
-    A non-significant difference is written as "no significant difference detected" with the
-    smallest difference the sample could detect; a difference in bottleneck profiles is called
-    a difference in skills only if the help needed does not differ significantly as well.
-    """
-    parts = [accuracy_statement(result)]
-    if "difference_original" not in result:
-        return parts[0]
-    a, b = (_named(model, result) for model in result["models"])
-    accuracy_differs = result["difference_original"]["p_value"] < ALPHA
-    help_numbers = result["help_needed"]
-    help_differs = bool(help_numbers["n"]) and help_numbers["wilcoxon_p"] < ALPHA
-    if help_differs:
-        less = a if help_numbers["mean_difference"] < 0 else b
-        parts.append(f"{less} needs less help: k differs on {help_numbers['k_differs_on']} of {help_numbers['n']} "
-                     f"tasks (mean help needed {a} − {b} = {help_numbers['mean_difference']:+.2f} steps, Wilcoxon "
-                     f"{p_words(help_numbers['wilcoxon_p'])}).")
-    elif help_numbers["n"]:
-        parts.append(f"No significant difference in the help needed detected (k differs on "
-                     f"{help_numbers['k_differs_on']} of {help_numbers['n']} tasks, Wilcoxon "
-                     f"{p_words(help_numbers['wilcoxon_p'])}).")
-    parts += _skill_sentences(result, a, b)
-    parts.append(_profile_sentence(result, a, b, accuracy_differs, help_differs))
-    return " ".join(parts)
-
-
-def _skill_sentences(result: dict, a: str, b: str) -> list[str]:
-    """Per-skill isolated accuracy (paired, Holm) and the composition gaps of the two models."""
-    sentences = []
-    skills = result.get("isolated_accuracy") or []
-    differing = [row for row in skills if row["differs"]]
-    for row in differing:
-        weaker, stronger = (a, b) if row["difference"] < 0 else (b, a)
-        interval = difference_words({"value": row["difference"], "ci95": [row["low"], row["high"]], "n": row["n"]})
-        sentences.append(f"Asked alone, {weaker} is right less often than {stronger} at '{row['skill']}': "
-                         f"{percent_text(row['a'])} vs {percent_text(row['b'])}, {a} − {b} = "
-                         f"{interval[:-1]}; McNemar exact, Holm-adjusted {p_words(row['p_adjusted'])}).")
-    if skills and not differing:
-        sentences.append(f"No skill's isolated accuracy differs significantly ({len(skills)} skill"
-                         f"{'' if len(skills) == 1 else 's'} with at least {result.get('min_support', MIN_SUPPORT)} "
-                         "steps both answered alone, McNemar exact, Holm-corrected).")
-    composition = result.get("composition")
-    if composition and composition["difference"]["n"]:
-        first, second = (composition[model] for model in result["models"])
-        difference = composition["difference"]
-        interval = ("no interval below 30 tasks" if difference["ci95"][0] is None
-                    else f"95% CI {points(difference['ci95'][0])} to {points(difference['ci95'][1])}")
-        verdict = ("differ significantly" if difference["p_value"] is not None and difference["p_value"] < ALPHA
-                   else "do not differ significantly")
-        sentences.append(f"Composition gap (whole task − every step alone): {a} {composition_words(first)}, {b} "
-                         f"{composition_words(second)}; they {verdict} ({a} − {b} = {points(difference['value'])} points, "
-                         f"{interval}, Wilcoxon {p_words(difference['p_value'])}, n = {difference['n']} tasks).")
-    return sentences
-
-
-def _profile_sentence(result: dict, a: str, b: str, accuracy_differs: bool, help_differs: bool) -> str:
-    profile = result["profile"]
-    if "refused" in profile:
-        return f"Bottleneck profiles are not compared: {profile['refused']}."
-    where = f"on the {profile['n_tasks']} tasks where both needed help"
-    if profile["p_value"] >= ALPHA:
-        n_skills = len(profile["skills"])
-        return (f"No significant difference in bottleneck profiles detected {where} (permutation "
-                f"{p_words(profile['p_value'])}, {n_skills} skill{'' if n_skills == 1 else 's'}).")
-    largest = profile["largest_difference"]
-    rates = [largest[model] for model in result["models"]]
-    detail = (f"bottleneck-rate distance {profile['distance']:.2f}, permutation {p_words(profile['p_value'])}; "
-              f"largest at '{largest['skill']}': {a} {share_words(rates[0])}, {b} {share_words(rates[1])}")
-    if help_differs:
-        return (f"Their bottleneck profiles differ {where} ({detail}), but so does the help they need, which by "
-                "itself moves the bottleneck step: the profiles cannot separate skill gaps from the help needed "
-                "(the isolated accuracies above can).")
-    if accuracy_differs:
-        return f"{where[0].upper()}{where[1:]} they are also blocked at different skills ({detail})."
-    return f"Their accuracy as asked does not differ significantly, yet {where} they are blocked at different skills " \
-           f"({detail})."
 
 
 def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | None = None) -> pd.DataFrame:
@@ -607,101 +441,3 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
     grouped["low"], grouped["high"] = ([bound for bound, _ in intervals], [bound for _, bound in intervals]) \
         if intervals else ([], [])
     return grouped[["model", "first", "second", "tasks", "composed", "expected", "gap", "low", "high"]]
-
-
-def _mentions(text: str, value: str) -> bool:
-    return re.search(rf"(?<![\w.:/]){re.escape(value)}(?![\w:/]|\.\d)", text) is not None
-
-
-def possible_leakage(ladder: Ladder) -> bool:
-    """A scaffold, or an isolated question before the last, states the final answer that the original does not."""
-    answer = ladder.task.answer
-    return not _mentions(ladder.task.question, answer) and any(
-        _mentions(text, answer) for text in ladder.scaffolds + ladder.isolated[:-1])
-
-
-def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict:
-    """Counts of suspicious variants and outcomes (each a place to look, not proof of a fault).
-
-    * ``possible_leakage``: ladders with a scaffold, or an isolated question before the last,
-      that states the final answer although the original question does not;
-    * ``non_monotonic``: outcomes solved at some level and failed at a higher one;
-    * ``solved_but_steps_failed``: outcomes solved as asked (k = 0) with an isolated step
-      failed, which questions the teacher's step answers or the isolated wording; ``None``
-      under ``on_failure``, where solved originals have no isolated answers.
-    """
-    leaking = [ladder.task_id for ladder in ladders if possible_leakage(ladder)]
-    solved_but_failed = (sum(o.k == 0 and False in o.isolated for o in items) if policy_of(items) == "full"
-                         else None)
-    return {"possible_leakage": len(leaking), "leaking_tasks": leaking[:20],
-            "non_monotonic": sum(o.non_monotonic for o in items), "solved_but_steps_failed": solved_but_failed}
-
-
-def compare_run(items: Sequence[Outcome], ladders: Sequence[Ladder], *, n_permutations: int = 1000,
-                n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT) -> dict:
-    """``comparison.json``: `compare_models` for every pair of models, pair gaps and validity checks.
-
-    ``pair_gaps`` holds `pair_composition_gaps` records, or ``{"refused": reason}``.
-    """
-    models = sorted({o.model for o in items})
-    frames = ModelFrames(items)  # each model's frames serve every pair it is in
-    comparisons = [compare_models(items, a, b, n_permutations=n_permutations, n_resamples=n_resamples, seed=seed,
-                                  min_support=min_support, frames=frames) for a, b in itertools.combinations(models, 2)]
-    policy = policy_of(items)
-    pair_gaps = (pair_composition_gaps(items).to_dict(orient="records") if policy == "full"
-                 else {"refused": PAIR_GAP_REFUSAL})
-    return {"models": models, "policy": policy, "min_support": min_support, "comparisons": comparisons,
-            "pair_gaps": pair_gaps, "validity": validity_checks(ladders, items)}
-
-
-COMPARISON_COLUMNS = ["A", "B", "level j", "tasks", "A solves", "B solves", "A − B (points)", "95% CI", "test", "p",
-                      "detectable ≈", "asked of"]
-
-
-def comparison_table(comparison: dict) -> pd.DataFrame:
-    """Every paired level of every model pair, formatted for a notebook or report."""
-    return pd.DataFrame([[c["models"][0], c["models"][1], row["level"], row["tasks"], percent_text(row["a"]),
-                          percent_text(row["b"]), points(row["difference"]),
-                          "none (< 30 tasks)" if row["low"] is None else f"{points(row['low'])} to {points(row['high'])}",
-                          row["test"], p_text(row["p_value"]),
-                          "–" if row["minimal_detectable_difference"] is None
-                          else f"{row['minimal_detectable_difference'] * 100:.0f}", row["population"]]
-                         for c in comparison["comparisons"] for row in c["levels"]], columns=COMPARISON_COLUMNS)
-
-
-def skill_comparison_table(result: dict) -> pd.DataFrame:
-    """One pair's `skill_accuracy_comparison`, formatted for a notebook or report."""
-    a, b = result["models"]
-    return pd.DataFrame([{"skill": row["skill"], "steps both answered": row["n"], f"{a} alone": percent_text(row["a"]),
-                          f"{b} alone": percent_text(row["b"]), "A − B (points)": points(row["difference"]),
-                          "95% CI": f"{points(row['low'])} to {points(row['high'])}",
-                          "Holm-adjusted p": p_text(row["p_adjusted"])} for row in result.get("isolated_accuracy") or []])
-
-
-def comparison_report(comparison: dict) -> str:
-    """The comparison section of ``report.md``: per pair its statement and paired levels, then validity checks."""
-    parts = ["## Comparisons\n"]
-    if not comparison["comparisons"]:
-        parts.append(f"Only one model ({markdown_text(', '.join(comparison['models']))}): nothing to compare.\n")
-    table = comparison_table(comparison)
-    for c in comparison["comparisons"]:
-        a, b = c["models"]
-        rows = table[(table["A"] == a) & (table["B"] == b)].drop(columns=["A", "B"])
-        a, b = markdown_text(a), markdown_text(b)  # model names and the statement's skill names are data
-        parts.append(f"### {a} vs {b}\n\n{markdown_text(c['statement'])}\n")
-        if not rows.empty:
-            parts.append(f"Paired success per scaffold level (A = {a}, B = {b}; differences in percentage points, "
-                         "95% Newcombe score intervals, or paired bootstrap with repeated samples and none below "
-                         f"{BOOTSTRAP_MIN_TASKS} tasks):\n\n{markdown_table(rows, disable_numparse=True)}\n")
-        skills = skill_comparison_table(c)
-        if not skills.empty:
-            parts.append(f"Isolated accuracy per skill on the same questions (McNemar exact, Holm-corrected):\n\n"
-                         f"{markdown_table(skills, disable_numparse=True)}\n")
-    validity = comparison["validity"]
-    parts.append(f"### Validity checks\n\n{validity['possible_leakage']} ladder(s) may leak the answer in a variant; "
-                 f"{validity['non_monotonic']} outcome(s) are non-monotonic; "
-                 + ("'solved although a step failed' is not computed under on_failure."
-                    if validity["solved_but_steps_failed"] is None else
-                    f"{validity['solved_but_steps_failed']} outcome(s) were solved as asked although a step failed "
-                    "alone.") + "\n")
-    return "\n".join(parts)

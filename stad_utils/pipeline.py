@@ -237,7 +237,7 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
     """
     from .client import ModelClient, Simulation, endpoint_config
     from .serving import embedded_model_path
-    from .simulate import simulated_label
+    from .simulate import record_name
 
     served: dict[str, list[dict]] = {}
     for stage, values in stage_params.items():
@@ -252,7 +252,7 @@ def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
                 served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
                                   "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
             elif config.kind == "simulated":  # its records carry a short name; the whole setting is kept here
-                served[where] = [{"kind": "simulated", "model": config.model, "label": simulated_label(config.label),
+                served[where] = [{"kind": "simulated", "model": config.model, "label": record_name(config.label),
                                   "planted": Simulation.model_validate(config.simulation).planted()}]
             else:
                 served[where] = [{"kind": config.kind, "model": config.model}]

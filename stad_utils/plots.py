@@ -18,14 +18,17 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, policy_of, skill_table,
-                       success_by_level, undetermined_counts, undetermined_words)
+from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, skill_table,
+                       success_by_level, undetermined_counts)
 from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
 from .definitions import MIN_SUPPORT, UNRESOLVED
 from .escaping import mathtext_plain
+from .frames import policy_of
 from .names import short_names
 from .records import Outcome
+from .schema import Comparison, Estimate, ModelSummary, Undetermined
 from .skills import fold_rare_skills
+from .wording import p_words, points, simulated_label, undetermined_words
 
 sns.set_theme(context="talk", style="whitegrid")
 
@@ -88,8 +91,8 @@ def k_label(k: int) -> str:
 
 def model_names(items: Sequence[Outcome]) -> dict[str, str]:
     """Each model's legend name, marking simulated targets (unless their name already says so), ``$`` as typed."""
-    simulated = {o.model for o in items if o.simulated and "simulat" not in o.model.lower()}
-    return {m: mathtext_plain(f"{m} (simulated)" if m in simulated else m) for m in sorted({o.model for o in items})}
+    simulated = {o.model for o in items if o.simulated}
+    return {m: mathtext_plain(simulated_label(m, m in simulated)) for m in sorted({o.model for o in items})}
 
 
 def models_with_data(names: dict[str, str], present: Iterable[str]) -> tuple[dict[str, str], str]:
@@ -149,7 +152,8 @@ def _finish_with_legend(fig, ax) -> None:
 def _left_out(items: Sequence[Outcome]) -> str:
     """'undetermined: m1 3 outcome(s) … (2 errors, 1 undecided)' per model with any, for subtitles."""
     parts = [f"{name}: {words}" for model, name in model_names(items).items()
-             if (words := undetermined_words(undetermined_counts([o for o in items if o.model == model])))]
+             if (words := undetermined_words(Undetermined.model_validate(
+                 undetermined_counts([o for o in items if o.model == model]))))]
     return "; ".join(parts)
 
 
@@ -309,11 +313,11 @@ def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
 # ------------------------------------------------------------------------------------------ comparisons
 
 
-def plot_paired_differences(comparison: dict):
+def plot_paired_differences(comparison: Comparison):
     """Accuracy A − B at each scaffold level for every model pair, with paired bootstrap 95% intervals."""
     title = "Paired difference A − B per scaffold level"
-    rows = [{**row, "pair": mathtext_plain(f"{c['models'][0]} − {c['models'][1]}")} for c in comparison["comparisons"]
-            for row in c["levels"]]
+    rows = [{**row.as_dict(), "pair": mathtext_plain(f"{c.models[0]} − {c.models[1]}")} for c in comparison.comparisons
+            for row in c.levels]
     if not rows:
         return placeholder(title, f"{NO_ANSWERS}: no level was answered by two models")
     table = pd.DataFrame(rows).rename(columns={"pair": "model", "difference": "value"})
@@ -485,31 +489,28 @@ DIAGNOSIS_ROWS = 8
 """Skills the front page's figure shows by name: every named one, then the closest calls."""
 
 
-def _interval_row(ax, y: float, entry: dict, colour: str, marker: str, filled: bool = True) -> None:
-    low, high = entry["ci95"]
+def _interval_row(ax, y: float, entry: Estimate, colour: str, marker: str, filled: bool = True) -> None:
+    low, high = entry.ci95
     ax.hlines(y, low, high, color=colour, linewidth=2.5 if filled else 1.5)
-    ax.scatter([entry["value"]], [y], s=70, marker=marker, zorder=3, color=colour if filled else "white",
+    ax.scatter([entry.value], [y], s=70, marker=marker, zorder=3, color=colour if filled else "white",
                edgecolors=colour, linewidths=1.5)
 
 
-def plot_diagnosis(numbers: dict, name: str, max_rows: int = DIAGNOSIS_ROWS):
+def plot_diagnosis(numbers: ModelSummary, name: str, max_rows: int = DIAGNOSIS_ROWS):
     """The evidence of one model's diagnosis, as its sentence states it (a model's entry of ``summary.json``).
 
-    Left, each tested skill asked alone (●, with its 95% interval and n) against the other skills' steps
-    (○): red when the diagnosis names it weak (Holm-adjusted), grey otherwise. Right, the composition gap
+    Above, each tested skill asked alone (●, with its 95% interval and n) against the other skills' steps
+    (○): red when the diagnosis names it weak (Holm-adjusted), grey otherwise. Below, the composition gap
     with its interval: red when the diagnosis claims a failure to chain. Nothing is drawn that the
     diagnosis did not test, so the figure shows no skill as failing that the sentence does not name.
     """
-    from .analysis import points
-    from .claims import p_words
-
-    diagnosis = numbers.get("diagnosis") or {}
-    tested = diagnosis.get("tested_skills") or []
-    shown = [e for e in tested if e["weak"]] + [e for e in tested if not e["weak"]]
-    shown = shown[:max(max_rows, sum(e["weak"] for e in tested))]
-    effect = diagnosis.get("composition_effect")
+    diagnosis = numbers.diagnosis
+    tested = diagnosis.tested_skills
+    shown = [e for e in tested if e.weak] + [e for e in tested if not e.weak]
+    shown = shown[:max(max_rows, sum(e.weak for e in tested))]
+    effect = diagnosis.composition_effect
     title = mathtext_plain(f"What the diagnosis of {short_names([name], 40)[name]} rests on")
-    if not shown and not (effect and effect.get("value") is not None):
+    if not shown and not (effect and effect.value is not None):
         return placeholder(title, "nothing was tested: too few answered isolated questions and whole tasks")
     rows = max(len(shown), 1)
     height = 2.6 + 0.34 * rows
@@ -518,13 +519,13 @@ def plot_diagnosis(numbers: dict, name: str, max_rows: int = DIAGNOSIS_ROWS):
     # Margins in inches, not shares, so that the labels keep their room whatever the number of rows.
     fig.subplots_adjust(left=0.3, right=0.7, top=1 - 0.75 / height, bottom=0.45 / height)
     for y, entry in enumerate(shown):
-        colour = "tab:red" if entry["weak"] else "tab:gray"
-        _interval_row(skills_ax, y + 0.15, entry["others_accuracy"], "tab:gray", "o", filled=False)
-        _interval_row(skills_ax, y - 0.15, entry["isolated_accuracy"], colour, "o")
-        verdict = f"named weak (Holm {p_words(entry['p_adjusted'])})" if entry["weak"] else "not named"
-        skills_ax.text(1.05, y, f"n = {entry['isolated_accuracy']['n']:g} · {verdict}", va="center",
-                       fontsize="small", color=colour)
-    skills_ax.set_yticks(range(len(shown)), [mathtext_plain(one_line([e["skill"]], 28)[0]) for e in shown])
+        colour = "tab:red" if entry.weak else "tab:gray"
+        _interval_row(skills_ax, y + 0.15, entry.others_accuracy, "tab:gray", "o", filled=False)
+        _interval_row(skills_ax, y - 0.15, entry.isolated_accuracy, colour, "o")
+        verdict = f"named weak (Holm {p_words(entry.p_adjusted)})" if entry.weak else "not named"
+        skills_ax.text(1.05, y, f"n = {entry.isolated_accuracy.n:g} · {verdict}", va="center", fontsize="small",
+                       color=colour)
+    skills_ax.set_yticks(range(len(shown)), [mathtext_plain(one_line([e.skill], 28)[0]) for e in shown])
     skills_ax.set(xlim=(-0.02, 1.02), ylim=(rows - 0.5, -0.5), xticks=[0, 0.25, 0.5, 0.75, 1])
     skills_ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
     left_out = len(tested) - len(shown)
@@ -533,22 +534,21 @@ def plot_diagnosis(numbers: dict, name: str, max_rows: int = DIAGNOSIS_ROWS):
     if not shown:
         skills_ax.text(0.5, 0, "no skill had enough answered isolated questions", ha="center", va="center",
                        fontsize="small")
-    if effect and effect.get("value") is not None:
-        claimed = bool(diagnosis.get("composition_failure"))
+    if effect and effect.value is not None:
+        claimed = diagnosis.composition_failure
         colour = "tab:red" if claimed else "tab:gray"
         _interval_row(gap_ax, 0, effect, colour, "D")
-        adjusted = diagnosis.get("composition_p_adjusted")
+        adjusted = diagnosis.composition_p_adjusted
         verdict = ((f"fails to chain (Holm {p_words(adjusted)})" if adjusted is not None else "fails to chain")
                    if claimed else "no failure to chain claimed")
-        gap_ax.text(1.1, 0, f"{points(effect['value'])} points, n = {effect['n']:g} tasks · {verdict}",
+        gap_ax.text(1.1, 0, f"{points(effect.value)} points, n = {effect.n:g} tasks · {verdict}",
                     va="center", fontsize="small", color=colour)
     else:
         gap_ax.text(1.1, 0, "not computed", va="center", fontsize="small", color="dimgray")
     gap_ax.axvline(0, color="black", linewidth=0.8)
     gap_ax.set(xlim=(-1.04, 1.04), ylim=(0.6, -0.6), yticks=[], xticks=[-1, -0.5, 0, 0.5, 1])
-    gap_ax.xaxis.set_major_formatter(lambda value, _: f"{value * 100:+.0f}".replace("-", "−").replace("+0", "0"))
-    gap_ax.set_title("Composition gap (points): whole task − every step alone",
-                     fontsize="small", loc="left")
+    gap_ax.xaxis.set_major_formatter(lambda value, _: points(value).replace("+0", "0"))
+    gap_ax.set_title("Composition gap (points): whole task − every step alone", fontsize="small", loc="left")
     for ax in (skills_ax, gap_ax):
         ax.spines[["top", "right"]].set_visible(False)
     fig.suptitle(title, fontsize="large", x=0.01, ha="left", y=1 - 0.12 / height, va="top")
@@ -601,12 +601,12 @@ def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, mi
     return figures
 
 
-def comparison_figures(items: Sequence[Outcome], comparison: dict, *, max_shown: int = MAX_SHOWN,
+def comparison_figures(items: Sequence[Outcome], comparison: Comparison, *, max_shown: int = MAX_SHOWN,
                        min_support: int = MIN_SUPPORT) -> dict:
     """The figures of ``07_compare`` by file name (k shares and success per level are 06's)."""
     skills = shown_skill_table(items, max_shown)
     return {"compare_differences": plot_paired_differences(comparison),
-            "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison["min_support"], skills=skills),
+            "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison.min_support, skills=skills),
             "compare_isolated_vs_whole": plot_isolated_vs_whole(items, max_shown, skills=skills),
             "compare_pair_gaps": plot_pair_gaps(items, min_support=min_support)}
 

@@ -11,9 +11,10 @@ pydantic models so that a malformed file fails loudly, naming the field.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_serializer
+from pydantic import BaseModel, Field, model_serializer, model_validator
 
 AnswerFormat = Literal["number", "clock", "duration", "date", "latex", "list", "set", "record", "text"]
 """How a gold answer is written, which decides how the judge compares it."""
@@ -66,6 +67,56 @@ class Task(BaseModel):
     reference_placebos: list[str] | None = None  # placebo levels 1…K−1 (see `stad_utils.placebo`)
 
 
+DropCode = Literal["no_steps", "too_many_steps", "last_step_mismatch", "last_step_undecided", "single_step",
+                   "wrong_variant_count", "teacher_failed_level", "level_undecided", "teacher_out_of_tokens",
+                   "teacher_other"]
+"""Why a filter dropped a task (``Decomposition.drop_code``, ``Ladder.drop_code``); ``drop_reason`` says it in words.
+
+* 02 (`stages.decompose`): ``no_steps``, ``too_many_steps`` (more than ``MAX_STEPS``),
+  ``last_step_mismatch`` (the last step's answer is not the gold answer), ``last_step_undecided``
+  (the judge could not decide whether it is);
+* 03 (`stages.build_ladders`): ``single_step`` (``drop_single_step``), ``wrong_variant_count``
+  (not K−1 scaffolds and K isolated questions), ``teacher_failed_level`` (the teacher's answer
+  to a scaffold level is wrong), ``level_undecided`` (the judge could not decide it);
+* a reason the teacher gave itself: ``teacher_out_of_tokens`` (it ran out of tokens while
+  reasoning) or ``teacher_other``.
+"""
+
+_DROP_SENTENCES: tuple[tuple[str, DropCode], ...] = (
+    (r"^\d+ steps \(at most", "too_many_steps"),
+    (r"^no (annotated )?steps?\b", "no_steps"),
+    (r"does not match the gold answer", "last_step_mismatch"),
+    (r"could not decide whether the last step", "last_step_undecided"),
+    (r"^a single step", "single_step"),
+    (r"teacher failed scaffold level", "teacher_failed_level"),
+    (r"could not decide the teacher's answer", "level_undecided"),
+    (r"^expected \d+ scaffolds", "wrong_variant_count"),
+    (r"ran out of tokens", "teacher_out_of_tokens"),
+)
+"""The sentences the filters wrote before records carried a code, and the teachers' own reasons."""
+
+
+def drop_code_of(reason: str | None) -> DropCode:
+    """The code of a drop reason written in words: a record written before ``drop_code`` existed
+    (derived once, when it is read), or a reason a teacher gave itself.
+
+    Examples
+    --------
+    >>> drop_code_of("7 steps (at most 6)"), drop_code_of("last step answer '3' does not match the gold answer '4'")
+    ('too_many_steps', 'last_step_mismatch')
+    >>> drop_code_of("no annotated step in the solution"), drop_code_of("the teacher declined"), drop_code_of(None)
+    ('no_steps', 'teacher_other', 'teacher_other')
+    """
+    return next((code for pattern, code in _DROP_SENTENCES if re.search(pattern, reason or "")), "teacher_other")
+
+
+def _with_drop_code(record: Decomposition | Ladder, *, kept: bool) -> Decomposition | Ladder:
+    """``record`` with the code of its drop reason when it was dropped and, written before codes existed, has none."""
+    if not kept and record.drop_code is None:
+        record.drop_code = drop_code_of(record.drop_reason)
+    return record
+
+
 class Decomposition(BaseModel):
     """A teacher's steps for one task and the consistency check of its last step (stage 02)."""
 
@@ -74,6 +125,11 @@ class Decomposition(BaseModel):
     steps: list[Step]
     consistent: bool  # the last step's answer equals the gold answer
     drop_reason: str | None = None
+    drop_code: DropCode | None = None  # set when not consistent; derived from drop_reason for older files
+
+    @model_validator(mode="after")
+    def _code_of_older_records(self) -> Decomposition:
+        return _with_drop_code(self, kept=self.consistent)
 
     @property
     def task_id(self) -> str:
@@ -106,6 +162,11 @@ class Ladder(BaseModel):
     verification: list[LevelCheck] = []
     verified: bool = True
     drop_reason: str | None = None
+    drop_code: DropCode | None = None  # set when not verified; derived from drop_reason for older files
+
+    @model_validator(mode="after")
+    def _code_of_older_records(self) -> Ladder:
+        return _with_drop_code(self, kept=self.verified)
 
     @property
     def task_id(self) -> str:

@@ -27,6 +27,7 @@ import nbformat
 from markupsafe import Markup
 
 from .files import write_atomic
+from .schema import Comparison, Funnel, ModelSummary, RunSummary
 from .store import RunPaths, collector_paused
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # report/: nbconvert's lab page without CDN scripts
@@ -128,11 +129,6 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def _count_lines(path: Path) -> int:
-    with open(path, "rb") as handle:
-        return sum(1 for line in handle if line.strip())
-
-
 def _judge_versions(paths: RunPaths) -> list[str]:
     """Every judge version in the verdict log, read from its Parquet copy (06 made it; one column, no reply texts)."""
     if not paths.verdicts.exists():
@@ -148,26 +144,18 @@ def _judge_versions(paths: RunPaths) -> list[str]:
     return sorted({version or "unrecorded" for (version,) in rows})
 
 
-def file_funnel(paths: RunPaths) -> list[tuple[str, int]]:
-    """The tasks that reached each stage, counted in the run's files (for runs without ``summary["funnel"]``)."""
-    funnel = [("loaded", _count_lines(paths.tasks))] if paths.tasks.exists() else []
-    if paths.ladders.exists():
-        with open(paths.ladders, encoding="utf-8") as handle:
-            ladders = [json.loads(line) for line in handle if line.strip()]
-        funnel += [("scaffolded", len(ladders)), ("verified", sum(bool(ladder.get("verified")) for ladder in ladders))]
-    if paths.outcomes.exists():
-        with open(paths.outcomes, encoding="utf-8") as handle:
-            funnel.append(("evaluated", len({json.loads(line)["task_id"] for line in handle if line.strip()})))
-    return funnel
+def funnel_steps(summary: RunSummary | None, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """The funnel of tasks, stage by stage, and the tasks dropped by reason: the summary's, else the
+    run's files' (`stad_utils.funnel.run_funnel`; none for a run without its stage files)."""
+    from .funnel import run_funnel
 
-
-def funnel_steps(summary: dict, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
-    """The funnel of tasks, stage by stage, and the tasks dropped by reason."""
-    funnel = summary.get("funnel")
-    if not funnel:
-        return file_funnel(paths), {}
-    stages = [(stage, funnel[stage]) for stage in ("loaded", "consistent", "verified", "evaluated") if stage in funnel]
-    return stages, dict(funnel.get("dropped") or {})
+    funnel = summary.funnel if summary is not None and summary.funnel else None
+    if funnel is None and (counted := run_funnel(paths)):
+        funnel = Funnel.model_validate(counted)
+    if funnel is None:
+        return [], {}
+    return [(stage, getattr(funnel, stage)) for stage in ("loaded", "consistent", "verified", "evaluated")], \
+        dict(funnel.dropped)
 
 
 def planted_settings(manifest: dict) -> dict[str, str]:
@@ -177,46 +165,42 @@ def planted_settings(manifest: dict) -> dict[str, str]:
             if entry.get("kind") == "simulated" and "planted" in entry}
 
 
-def model_entry(model: str, numbers: dict, figure: str | None, planted: str | None = None) -> dict:
+def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: str | None = None) -> dict:
     """What the front page says of one model: where it breaks, in one sentence, and how sure that is.
 
     ``planted``: a simulated target's whole planted setting, which its short name leaves out.
     """
-    from .analysis import difference_words
+    from .wording import difference_words
 
-    diagnosis = numbers.get("diagnosis") or {}
+    diagnosis = numbers.diagnosis
     facts = []
-    if diagnosis.get("weak_skills"):
-        facts.append("weak skills: " + ", ".join(map(str, diagnosis["weak_skills"])))
-    effect = diagnosis.get("composition_effect")
-    if effect and effect.get("value") is not None:
-        facts.append(f"{effect.get('name') or 'composition effect'}: {difference_words(effect)}")
-    if isinstance(diagnosis.get("test"), str):
-        correction = diagnosis.get("correction")
-        facts.append(f"test: {diagnosis['test']}" + (f" ({correction})" if isinstance(correction, str) else ""))
-    return {"name": model, "simulated": bool(numbers.get("simulated")), "planted": planted,
-            "sentence": diagnosis.get("headline") or numbers.get("weakness_profile", ""), "facts": facts,
-            "figure": figure}
+    if diagnosis.weak_skills:
+        facts.append("weak skills: " + ", ".join(diagnosis.weak_skills))
+    effect = diagnosis.composition_effect
+    if effect and effect.value is not None:
+        facts.append(f"{effect.name or 'composition effect'}: {difference_words(effect)}")
+    facts.append(f"test: {diagnosis.test}" + (f" ({diagnosis.correction})" if diagnosis.correction else ""))
+    return {"name": model, "simulated": numbers.simulated, "planted": planted,
+            "sentence": diagnosis.headline or numbers.weakness_profile, "facts": facts, "figure": figure}
 
 
-def _model_figures(models: dict) -> dict[str, str]:
+def _model_figures(models: dict[str, ModelSummary]) -> dict[str, str]:
     """Per model of ``summary.json``, the evidence of its diagnosis (`plots.plot_diagnosis`) as an embedded PNG."""
     from .plots import plot_diagnosis
 
-    return {model: _figure_uri(plot_diagnosis(numbers, model)) for model, numbers in models.items()
-            if numbers.get("diagnosis")}
+    return {model: _figure_uri(plot_diagnosis(numbers, model)) for model, numbers in models.items()}
 
 
 def front_page(paths: RunPaths) -> dict:
     """The front page's facts: run, date, judge, models with their sentence and figure, each pair's
     accuracy as asked on the same tasks (from 07), and the funnel."""
-    from .compare import accuracy_statement
+    from .wording import accuracy_statement
 
-    summary = _read_json(paths.summary)
-    comparison = _read_json(paths.comparison)
+    summary = RunSummary.read(paths.summary) if paths.summary.exists() else None
+    comparison = Comparison.read(paths.comparison) if paths.comparison.exists() else None
     manifest = _read_json(paths.manifest)
     invocations = manifest.get("invocations") or [{}]
-    models = summary.get("models", {})
+    models = summary.models if summary is not None else {}
     figures = _model_figures(models)
     planted = planted_settings(manifest)
     funnel, dropped = funnel_steps(summary, paths)
@@ -226,7 +210,7 @@ def front_page(paths: RunPaths) -> dict:
         "judge": _judge_versions(paths),
         "models": [model_entry(model, numbers, figures.get(model), planted.get(model))
                    for model, numbers in models.items()],
-        "pairs": [accuracy_statement(pair) for pair in comparison.get("comparisons") or []],
+        "pairs": [accuracy_statement(pair) for pair in comparison.comparisons] if comparison is not None else [],
         "funnel": funnel, "dropped": dropped,
     }
 

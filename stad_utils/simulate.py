@@ -157,12 +157,12 @@ def matching_penalty(simulation: Simulation, accuracy: float, ladders: Sequence[
     return (low + high) / 2
 
 
-def simulated_label(label: str) -> str:
+def record_name(label: str) -> str:
     """The name a simulated target's records carry: its label, marked ``simulated:`` unless it says so already.
 
     Examples
     --------
-    >>> simulated_label("planted-weakness"), simulated_label("simulated: weak skill")
+    >>> record_name("planted-weakness"), record_name("simulated: weak skill")
     ('simulated:planted-weakness', 'simulated: weak skill')
     """
     return label if "simulat" in label.lower() else f"simulated:{label}"
@@ -225,7 +225,7 @@ class SimulatedTarget:
     @property
     def model(self) -> str:
         """The label in records and figures; always says that this is a simulation."""
-        return simulated_label(self.endpoint.label)
+        return record_name(self.endpoint.label)
 
     def _warn_unknown_skills(self) -> None:
         present = {step.skill for ladder in self.ladders for step in ladder.steps}

@@ -5,10 +5,13 @@ import json
 import pytest
 
 from stad_utils import Outcome, skill_table, success_by_level, summarize, weakness_profile, written_report
-from stad_utils.analysis import (accuracy_scaffolded, bottleneck_attribution, help_from_content, k_shares,
-                                 k_stability, run_truncation_table, summarize_run, truncation_table, usage_table)
+from stad_utils.analysis import accuracy_scaffolded, bottleneck_attribution, help_from_content, k_shares, k_stability
+from stad_utils.costs import usage_table
+from stad_utils.funnel import run_truncation_table, truncation_table
+from stad_utils.summary import summarize_run
 from stad_utils.definitions import UNRESOLVED
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
+from stad_utils.schema import ModelSummary
 
 
 def outcome(task_id, curve, isolated=None, skills=None, *, model="m", sample=0, placebo=(), k="auto",
@@ -107,7 +110,7 @@ def test_the_summary_is_strict_json_and_the_report_has_headed_tables():
     items = [outcome(f"t{i}", [i % 3 == 0, i % 2 == 0, True], [True, i % 2 == 0, True], DUCKS) for i in range(12)]
     items.append(outcome("e", [None, None, None], k=None))
     summary = summarize_run(items, n_resamples=100)
-    json.dumps(summary, allow_nan=False)  # NaN is written as null
+    json.dumps(summary.as_dict(), allow_nan=False)  # NaN is written as null
     report = written_report("demo", summary)
     assert "## m" in report and "### Success per scaffold level" in report and "level j |" in report
     assert "1 outcome(s) without a determined k (1 error)" in report
@@ -116,7 +119,7 @@ def test_the_summary_is_strict_json_and_the_report_has_headed_tables():
 def test_an_empty_run_is_summarised_without_numbers():
     summary = summarize([])
     assert summary["n_tasks"] == 0 and summary["accuracy_original"]["value"] is None
-    assert weakness_profile(summary).startswith("No task was answered as asked")
+    assert weakness_profile(ModelSummary.model_validate(summary)).startswith("No task was answered as asked")
     assert skill_table([]).empty and success_by_level([]).empty
 
 
@@ -129,7 +132,7 @@ def test_usage_and_cost():
 
 
 def test_the_summary_reports_the_share_of_replies_cut_off_per_model_and_level():
-    from stad_utils.analysis import summarize_run
+    from stad_utils.summary import summarize_run
     from stad_utils.records import Verdict
 
     def verdict(model, level, truncated):
@@ -140,7 +143,7 @@ def test_the_summary_reports_the_share_of_replies_cut_off_per_model_and_level():
     verdicts = [verdict("a", 0, True), verdict("a", 0, False), verdict("a", 1, False), verdict("b", 0, False)]
     outcomes = [Outcome(task_id="t", model=m, source="s", n_steps=2, skills=["x", "y"], curve=[False, False],
                         isolated=[False, False], k=-1, non_monotonic=False, n_errors=0) for m in ("a", "b")]
-    summary = summarize_run(outcomes, n_resamples=50, truncation=truncation_table(verdicts))["models"]
+    summary = summarize_run(outcomes, n_resamples=50, truncation=truncation_table(verdicts)).as_dict()["models"]
     assert summary["a"]["truncated"] == [
         {"variant": "original", "level": 0, "replies": 2, "cut_off": 1, "share": 0.5},
         {"variant": "scaffold", "level": 1, "replies": 1, "cut_off": 0, "share": 0.0}]

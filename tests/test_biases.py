@@ -1,14 +1,18 @@
 """One test per bias of issue #9's list; each failed on the analysis before the fix.
 
-They use only names that existed before (``summarize``, ``weakness_profile``, ``compare_models``,
-``pair_composition_gaps``, ``validity_checks``, ``plot_k_shares``), so they can be run against
-the old modules to see them fail.
+They use only the public names (``summarize``, ``weakness_profile``, ``compare_pair``,
+``pair_composition_gaps``, ``validity_checks``, ``plot_k_shares``; before the analysis was split by
+concern, ``compare_models`` wrote the statement and ``validity_checks`` was in ``compare``), so they
+can be run against the old modules to see them fail.
 """
 
 import pytest
 
 from stad_utils import Outcome, summarize, weakness_profile
-from stad_utils.compare import compare_models, pair_composition_gaps, validity_checks
+from stad_utils.compare import pair_composition_gaps
+from stad_utils.summary import compare_pair
+from stad_utils.schema import ModelSummary
+from stad_utils.validity import validity_checks
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
 
@@ -27,7 +31,7 @@ def test_errors_do_not_inflate_accuracy_as_asked():
              outcome("d", [False, None])]
     assert summarize(items)["accuracy_original"]["value"] == 0.5  # not 2 of the 2 determined tasks
     other = [outcome(t, [True, True], model="other") for t in "abcd"]
-    statement = compare_models(items + other, "m", "other")["statement"]
+    statement = compare_pair(items + other, "m", "other")["statement"]
     assert "4 tasks" in statement  # McNemar at level 0 on every task both answered as asked
 
 
@@ -39,7 +43,7 @@ def test_on_failure_conditioning_is_refused_or_said():
     with pytest.raises(ValueError, match="on_failure"):
         pair_composition_gaps(items)  # level K−2 = 0 of 2-step tasks is failed by selection
     assert validity_checks([], items)["solved_but_steps_failed"] is None  # always 0 by selection
-    assert "on_failure" in weakness_profile(summarize(items))
+    assert "on_failure" in weakness_profile(ModelSummary.model_validate(summarize(items)))
 
 
 def test_a_misspelt_policy_is_an_error():
@@ -58,14 +62,14 @@ def test_the_bottleneck_is_the_step_whose_provision_solved_the_task_not_the_earl
 def test_the_written_profile_names_a_skill_by_its_tested_isolated_accuracy_not_its_bottleneck_rate():
     # every task needs steps 1 and 2 given, but only 'read' fails when asked alone
     items = [outcome(f"t{i}", [False, False, True], [False, True, True]) for i in range(10)]
-    profile = weakness_profile(summarize(items))
+    profile = weakness_profile(ModelSummary.model_validate(summarize(items)))
     assert "'read' (asked alone, right in 0%" in profile and "'sub'" not in profile
 
 
 def test_equal_accuracy_and_different_k_on_the_same_tasks_is_not_called_a_skill_difference():
     items = [outcome(f"t{i}", [False, True, True], skills=["add", "mul", "sub"], model="A") for i in range(30)]
     items += [outcome(f"t{i}", [False, False, True], skills=["add", "mul", "sub"], model="B") for i in range(30)]
-    statement = compare_models(items, "A", "B")["statement"]
+    statement = compare_pair(items, "A", "B")["statement"]
     assert "different skills" not in statement and "A needs less help" in statement
 
 
@@ -73,14 +77,14 @@ def test_no_profile_claim_without_mapped_skills():
     items = [outcome(f"t{i}", [i % 3 == 0, True], skills=["unmapped"] * 2, model=m) for i in range(20) for m in "AB"]
     items += [outcome(f"u{i}", [False, i % 2 == 0], skills=["unmapped"] * 2, model="A") for i in range(10)]
     items += [outcome(f"u{i}", [False, i % 2 == 1], skills=["unmapped"] * 2, model="B") for i in range(10)]
-    statement = compare_models(items, "A", "B")["statement"]
+    statement = compare_pair(items, "A", "B")["statement"]
     assert "not compared: no step has a mapped skill" in statement
 
 
 def test_no_significant_difference_is_not_called_indistinguishable():
     items = [outcome(f"t{i}", [i < 12, True], model="A") for i in range(30)]
     items += [outcome(f"t{i}", [8 <= i < 18, True], model="B") for i in range(30)]
-    statement = compare_models(items, "A", "B")["statement"]
+    statement = compare_pair(items, "A", "B")["statement"]
     assert "indistinguishable" not in statement
     assert "No significant difference detected (McNemar exact p = " in statement and ", n = 30; smallest difference " \
            "this sample could detect ≈ " in statement
@@ -97,7 +101,7 @@ def test_the_written_profile_respects_sample_size():
     # 'rare' fails alone in its 3 tasks; 'sub' in 12 of its 20
     items = [outcome(f"r{i}", [False, True], [False, True], ["rare", "mul"]) for i in range(3)]
     items += [outcome(f"s{i}", [False, True], [i < 8, True], ["sub", "mul"]) for i in range(20)]
-    profile = weakness_profile(summarize(items))
+    profile = weakness_profile(ModelSummary.model_validate(summarize(items)))
     assert "'rare'" not in profile  # 3 < the minimum support of 5: not tested
     assert "'sub'" in profile and "95% CI" in profile
 
@@ -106,7 +110,7 @@ def test_a_target_that_never_answered_gets_messages_not_a_crash():
     from stad_utils.plots import plot_k_shares
 
     items = [outcome(f"t{i}", [None, None], [None, None], model=m) for i in range(5) for m in "AB"]
-    assert "No task was answered" in weakness_profile(summarize(items))
-    assert "No task was answered" in compare_models(items, "A", "B")["statement"]
+    assert "No task was answered" in weakness_profile(ModelSummary.model_validate(summarize(items)))
+    assert "No task was answered" in compare_pair(items, "A", "B")["statement"]
     texts = [text.get_text() for ax in plot_k_shares(items).axes for text in ax.texts]
     assert any("no answered tasks" in text for text in texts)

@@ -12,13 +12,18 @@ import pytest
 from scipy.stats import binomtest
 
 from stad_utils import Outcome, summarize, weakness_profile
-from stad_utils.analysis import paired_bootstrap, summarize_run, task_funnel, written_report
-from stad_utils.claims import (composition_gap, diagnose, isolated_answers, paired_difference_interval,
-                               smallest_detectable_deficit, weak_skill_tests)
-from stad_utils.compare import compare_models, paired_levels, skill_accuracy_comparison
+from stad_utils.funnel import task_funnel
+from stad_utils.markdown import written_report
+from stad_utils.stats import paired_bootstrap
+from stad_utils.summary import compare_pair, diagnosis_block, summarize_run
+from stad_utils.claims import composition_gap, weak_skill_tests
+from stad_utils.frames import isolated_answers
+from stad_utils.stats import paired_difference_interval, smallest_detectable_deficit
+from stad_utils.compare import paired_levels, skill_accuracy_comparison
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 from stad_utils.records import Decomposition, Ladder, Step, Task
 from stad_utils.validation import run_chain
+from stad_utils.schema import ModelSummary
 
 CONTROL = {"step_accuracy": {"default": 0.95}}
 ALPHA = 0.05
@@ -26,7 +31,7 @@ ALPHA = 0.05
 
 def diagnosis_of(simulation, n_tasks, seed, **options):
     chain = run_chain(n_tasks, {**simulation, "seed": seed}, seed=seed, **options)
-    return diagnose(chain.outcomes, chain.ladders)
+    return diagnosis_block(chain.outcomes, chain.ladders)
 
 
 def outcome(task_id, curve, isolated, skills, model="m"):
@@ -41,7 +46,8 @@ def test_a_control_gets_no_claim_above_chance_and_no_bottleneck_skill_named():
     claimed = sum(bool(d["weak_skills"]) or d["composition_failure"] for d in runs)
     assert binomtest(claimed, len(runs), ALPHA, alternative="greater").pvalue > 0.05, f"{claimed} of {len(runs)}"
     chain = run_chain(90, {**CONTROL, "seed": 7}, seed=7)
-    profile = weakness_profile(summarize(chain.outcomes, n_resamples=0, ladders=chain.ladders))
+    profile = weakness_profile(ModelSummary.model_validate(summarize(chain.outcomes, n_resamples=0,
+                                                                         ladders=chain.ladders)))
     assert profile.startswith("No weakness detected: no skill stands out (")
     assert "bottleneck rate" not in profile and "isolated-vs-whole" not in profile
 
@@ -66,7 +72,7 @@ def test_composition_only_is_reported_in_words_with_no_skill_named():
         assert diagnosis["weak_skills"] == [] and diagnosis["composition_failure"]
         effect = diagnosis["composition_effect"]
         assert effect["name"] == "composition gap" and effect["ci95"][1] < 0 and effect["n"] == len(chain.outcomes)
-        assert "fails to chain steps it can do alone" in weakness_profile(summary)
+        assert "fails to chain steps it can do alone" in weakness_profile(ModelSummary.model_validate(summary))
 
 
 def test_two_weak_skills_are_ranked_by_severity():
@@ -79,7 +85,7 @@ def test_holm_is_applied_over_the_skills_and_the_composition_test():
     # ten skills right 19 of 20 alone, one right 16 of 20: Fisher p ≈ 0.03, not significant after Holm over 12 tests
     items = [outcome(f"s{skill}-{i}", [True], [i >= 4 if skill == 0 else i != 0], [f"skill{skill}"])
              for skill in range(11) for i in range(20)]
-    diagnosis = diagnose(items)
+    diagnosis = diagnosis_block(items)
     raw = weak_skill_tests(isolated_answers(items)).set_index("skill").loc["skill0", "p_value"]
     assert 0.05 / 12 < raw < ALPHA and diagnosis["weak_skills"] == []
     assert diagnosis["skills_tested"] == 11 and diagnosis["correction"].startswith("Holm")
@@ -88,7 +94,7 @@ def test_holm_is_applied_over_the_skills_and_the_composition_test():
     # the same skill with ten times the answers is flagged
     many = [outcome(f"s{skill}-{i}", [True], [i % 20 >= 4 if skill == 0 else i % 20 != 0], [f"skill{skill}"])
             for skill in range(11) for i in range(200)]
-    assert diagnose(many)["weak_skills"] == ["skill0"]
+    assert diagnosis_block(many)["weak_skills"] == ["skill0"]
 
 
 def test_skills_with_too_few_answers_are_not_tested():
@@ -146,7 +152,7 @@ def test_07_compares_isolated_accuracy_per_skill_paired_and_corrected():
     table = skill_accuracy_comparison(items, "A", "B").set_index("skill")
     assert table.loc["sub", "differs"] and not table.loc["add", "differs"]
     assert table.loc["sub", "low"] > 0.5
-    statement = compare_models(items, "A", "B", n_permutations=50, n_resamples=50)["statement"]
+    statement = compare_pair(items, "A", "B", n_permutations=50, n_resamples=50)["statement"]
     assert "Asked alone, B is right less often than A at 'sub'" in statement
 
 
@@ -166,7 +172,7 @@ def test_the_summary_has_the_diagnosis_block_and_the_funnel():
     chain = run_chain(60, {"step_accuracy": {"subtraction": 0.3, "default": 0.95}, "seed": 1}, seed=1)
     funnel = task_funnel(chain.tasks, [], chain.ladders, chain.outcomes)
     summary = summarize_run(chain.outcomes, n_resamples=0, ladders=chain.ladders, funnel=funnel)
-    [numbers] = summary["models"].values()
+    [numbers] = summary.as_dict()["models"].values()
     diagnosis = numbers["diagnosis"]
     assert set(diagnosis) >= {"weak_skills", "weak_skill_evidence", "composition_failure", "composition_effect", "test",
                               "correction", "alpha", "skills_tested", "smallest_detectable_effect", "headline"}
@@ -221,7 +227,7 @@ def test_the_gsm8k_funnel_reports_every_drop(shared_data):
 def test_no_composition_claim_under_on_failure(policy):
     items = [outcome(f"t{i}", [False, True], [True, True], ["a", "b"]).model_copy(update={"policy": policy})
              for i in range(20)]
-    diagnosis = diagnose(items)
+    diagnosis = diagnosis_block(items)
     assert diagnosis["composition_effect"] is None and not diagnosis["composition_failure"]
 
 
@@ -241,5 +247,5 @@ def test_07_compares_composition_gaps_and_refuses_a_bootstrap_interval_below_30_
     assert difference["value"] == -0.5 and difference["ci95"][1] < 0 and difference["p_value"] < 0.001
     small = composition_comparison(pair(10), "A", "B")["difference"]
     assert small["n"] == 10 and small["ci95"] == [None, None]
-    statement = compare_models(pair(40), "A", "B", n_permutations=20, n_resamples=50)["statement"]
+    statement = compare_pair(pair(40), "A", "B", n_permutations=20, n_resamples=50)["statement"]
     assert "Composition gap (whole task − every step alone): A composition gap −50 points" in statement

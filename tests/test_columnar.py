@@ -11,7 +11,7 @@ import pytest
 from test_browser import GRANITE, QWEN, make_ladder, make_verdicts, write_run
 
 from stad_utils import Outcome, RecordError, RecordFile, RunPaths, Verdict, read_records
-from stad_utils.analysis import run_truncation_table, truncation_table
+from stad_utils.funnel import run_truncation_table, truncation_table
 from stad_utils.columnar import (TEXT_COLUMNS, parquet_copy, query, reply_records, reply_texts, verdict_facts,
                                  views)
 from stad_utils.metrics import latest_verdicts

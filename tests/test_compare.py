@@ -6,9 +6,11 @@ import pandas as pd
 import pytest
 
 from stad_utils import Outcome
-from stad_utils.analysis import ModelFrames, answer_frame, outcome_frame, step_frame
-from stad_utils.compare import (compare_models, compare_run, comparison_report, comparison_table, pair_composition_gaps,
-                                paired_levels, validity_checks)
+from stad_utils.frames import ModelFrames, answer_frame, outcome_frame, step_frame
+from stad_utils.compare import pair_composition_gaps, paired_levels
+from stad_utils.markdown import comparison_report, comparison_table
+from stad_utils.summary import compare_pair, compare_run
+from stad_utils.validity import validity_checks
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 from helpers import ladder
 
@@ -40,7 +42,7 @@ def planted(n_tasks=80):
 
 
 def test_equal_accuracy_equal_help_but_different_bottleneck_skills_are_told_apart():
-    result = compare_models(planted(), "A", "B", n_permutations=300, n_resamples=200)
+    result = compare_pair(planted(), "A", "B", n_permutations=300, n_resamples=200)
     assert result["difference_original"]["value"] == 0 and result["help_needed"]["wilcoxon_p"] > 0.5
     assert result["profile"]["p_value"] < 0.01 and result["profile"]["n_tasks"] == 80
     assert result["profile"]["largest_difference"]["A"]["value"] in (0.0, 1.0)
@@ -51,7 +53,7 @@ def test_equal_accuracy_equal_help_but_different_bottleneck_skills_are_told_apar
 def test_identical_models_show_no_difference():
     items = [o for o in planted() if o.model == "A"]
     twin = [o.model_copy(update={"model": "A2"}) for o in items]
-    result = compare_models(items + twin, "A", "A2", n_permutations=200, n_resamples=200)
+    result = compare_pair(items + twin, "A", "A2", n_permutations=200, n_resamples=200)
     assert result["help_needed"]["k_differs_on"] == 0 and result["profile"]["p_value"] == 1.0
     assert result["statement"].count("No significant difference") == 3
 
@@ -61,7 +63,7 @@ def test_a_better_model_is_detected_with_its_paired_difference():
     for i in range(40):
         items.append(outcome("strong", f"t{i}", ["add", "mul"], [True, True]))
         items.append(outcome("weak", f"t{i}", ["add", "mul"], [i % 4 == 0, i % 2 == 0]))
-    result = compare_models(items, "strong", "weak", n_permutations=100, n_resamples=500)
+    result = compare_pair(items, "strong", "weak", n_permutations=100, n_resamples=500)
     difference = result["difference_original"]
     assert difference["value"] == 0.75 and difference["p_value"] < 0.001
     assert difference["ci95"][0] > 0.5 and difference["ci95"][1] <= 0.9
@@ -117,7 +119,7 @@ def test_compare_run_writes_every_pair_and_a_readable_table():
     items = [outcome(m, f"t{i}", ["x", "y", "z"], stuck_until(rng.choice([0, 1, 2, 3]))) for i in range(20)
              for m in ("A", "B", "C")]
     comparison = compare_run(items, [], n_permutations=50, n_resamples=50)
-    assert [c["models"] for c in comparison["comparisons"]] == [["A", "B"], ["A", "C"], ["B", "C"]]
+    assert [c.models for c in comparison.comparisons] == [["A", "B"], ["A", "C"], ["B", "C"]]
     table = comparison_table(comparison)
     assert len(table) == 9 and set(table["asked of"]) == {"all tasks"}
     assert table["A − B (points)"].str.match(r"^[+−]?\d+$").all()
@@ -135,8 +137,8 @@ def test_sharing_each_models_frames_across_pairs_changes_no_number():
     items = [outcome(m, f"t{i}", ["x", "y", "z"], [rng.choice([True, False, None]) for _ in range(3)],
                      isolated=[rng.random() < 0.8 for _ in range(3)], sample=sample)
              for i in range(40) for m in ("A", "B", "C") for sample in range(2)]
-    shared = compare_run(items, [], n_permutations=200, n_resamples=200, min_support=3)["comparisons"]
-    alone = [compare_models(items, a, b, n_permutations=200, n_resamples=200, min_support=3)
+    shared = compare_run(items, [], n_permutations=200, n_resamples=200, min_support=3).as_dict()["comparisons"]
+    alone = [compare_pair(items, a, b, n_permutations=200, n_resamples=200, min_support=3)
              for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
     assert shared == alone
     assert all(c["composition"]["difference"]["ci95"][0] is not None for c in alone)  # the bootstrap ran
@@ -153,7 +155,7 @@ def test_sharing_each_models_frames_across_pairs_changes_no_number():
 @pytest.mark.parametrize("n_tasks", [0, 1])
 def test_too_few_tasks_still_give_a_sentence(n_tasks):
     items = [o for o in planted(2)[: 2 * n_tasks]]
-    result = compare_models(items, "A", "B", n_permutations=20, n_resamples=20)
+    result = compare_pair(items, "A", "B", n_permutations=20, n_resamples=20)
     assert result["statement"]
 
 

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from stad_utils import Outcome  # noqa: E402
-from stad_utils.compare import compare_run  # noqa: E402
+from stad_utils.summary import compare_run  # noqa: E402
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
 from stad_utils.plots import MAX_SHOWN, analysis_figures, comparison_figures  # noqa: E402
 

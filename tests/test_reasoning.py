@@ -14,7 +14,8 @@ from reasoning_shapes import REASONING_TOKENS, SHAPES, answering, completion
 from scripted_server import Raw, ScriptedServer
 from test_vllm_client import vllm_client  # noqa: F401  (the stand-in engine, a fixture)
 
-from stad_utils.analysis import drop_category, usage_table
+from stad_utils.costs import usage_table
+from stad_utils.funnel import DROP_NAMES
 from stad_utils.client import (TRACE_PROBE_TOKENS, EndpointConfig, ModelClient, ResponseCache, endpoint_config,
                                from_cache, read_completion, storable)
 from stad_utils.judge import LLMJudge
@@ -281,7 +282,7 @@ def test_a_teacher_cut_off_while_thinking_is_asked_again_then_dropped_with_the_r
     assert asked == {"never": 3, "once": 2}  # max_reasks + 1 attempts at most
     assert seeds == [0, 1, 2]  # each attempt a fresh sample: a new draw, its own cache entry
     assert never.drop_reason.startswith(RAN_OUT_WHILE_REASONING) and "3 attempt(s)" in never.drop_reason
-    assert drop_category(never.drop_reason) == RAN_OUT_WHILE_REASONING  # its own line in the funnel
+    assert DROP_NAMES[never.drop_code] == RAN_OUT_WHILE_REASONING  # its own line in the funnel
     assert once.consistent and [step.answer for step in once.steps] == ["7", "5"]
 
 
@@ -298,7 +299,7 @@ def test_a_teacher_that_runs_out_while_verifying_drops_the_ladder_with_the_reaso
     assert decomposition.consistent  # the segmentation's <think> trace was not read as its JSON
     assert not ladder.verified
     assert ladder.drop_reason == f"{RAN_OUT_WHILE_REASONING} at scaffold level(s) [1]"
-    assert drop_category(ladder.drop_reason) == RAN_OUT_WHILE_REASONING
+    assert DROP_NAMES[ladder.drop_code] == RAN_OUT_WHILE_REASONING
     [check] = ladder.verification
     assert check.answer is None and check.justification.startswith(RAN_OUT_WHILE_REASONING)
 

@@ -85,8 +85,9 @@ def add_diagnosis(paths: RunPaths) -> None:
     """The diagnosis block of summary.json (written by 06 once merged), with the payloads in its texts."""
     summary = json.loads(paths.summary.read_text())
     for model in summary["models"].values():
-        model["diagnosis"] = {"weak_skills": [SKILLS[1]], "composition_failure": True, "headline": evil("breaks at"),
-                              "composition_effect": {"value": -0.2, "ci95": [-0.4, 0.0], "n": 6, "name": evil("gap")}}
+        model["diagnosis"].update({"weak_skills": [SKILLS[1]], "composition_failure": True, "headline": evil("breaks at"),
+                                   "composition_effect": {"value": -0.2, "ci95": [-0.4, 0.0], "n": 6,
+                                                          "name": evil("gap")}})
     summary["funnel"] = {"loaded": 6, "consistent": 6, "verified": 6, "evaluated": 6, "dropped": {evil("reason"): 0}}
     paths.summary.write_text(json.dumps(summary))
 
@@ -190,14 +191,17 @@ def test_report_has_no_leftovers(evil_run):
 
 def test_the_front_page_sentence_is_the_diagnosis_headline_else_the_weakness_profile():
     from stad_utils.report import model_entry
+    from stad_utils.schema import ModelSummary, NamedEstimate
+    from stad_utils.summary import summarize
 
-    numbers = {"simulated": False, "weakness_profile": "As asked, the model solves 50% …"}
+    numbers = ModelSummary.model_validate(summarize([]))
+    numbers.weakness_profile, numbers.diagnosis.headline = "As asked, the model solves 50% …", ""
     assert model_entry("m", numbers, None)["sentence"] == "As asked, the model solves 50% …"
-    diagnosed = {**numbers, "diagnosis": {"headline": "m breaks at multiplication.", "weak_skills": ["multiplication"],
-                                          "composition_effect": {"value": -0.25, "ci95": [-0.5, -0.05], "n": 20,
-                                                                 "name": "composition effect"},
-                                          "test": "one-sided binomial", "correction": "Holm"}}
-    entry = model_entry("m", diagnosed, None)
+    diagnosis = numbers.diagnosis
+    diagnosis.headline, diagnosis.weak_skills = "m breaks at multiplication.", ["multiplication"]
+    diagnosis.composition_effect = NamedEstimate(value=-0.25, ci95=[-0.5, -0.05], n=20, name="composition effect")
+    diagnosis.test, diagnosis.correction = "one-sided binomial", "Holm"
+    entry = model_entry("m", numbers, None)
     assert entry["sentence"] == "m breaks at multiplication."
     assert entry["facts"] == ["weak skills: multiplication",
                               "composition effect: −25 points (95% CI −50 to −5, n = 20)",

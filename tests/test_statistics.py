@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 from scipy.stats import kstest
 
 from stad_utils import Outcome
-from stad_utils.analysis import paired_bootstrap, share_estimates, success_by_level, summarize
-from stad_utils.compare import (minimal_detectable_difference, paired_test, profile_matrices,
-                                profile_permutation_test)
+from stad_utils.analysis import success_by_level
+from stad_utils.stats import paired_bootstrap, share_estimates
+from stad_utils.summary import summarize
+from stad_utils.compare import profile_matrices, profile_permutation_test
+from stad_utils.stats import minimal_detectable_difference, paired_test
 from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level
 
 SKILLS = ["add", "sub", "mul", "div"]

@@ -69,7 +69,7 @@ prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt"
 from IPython.display import Markdown, display
 
 from stad_utils import RunPaths
-from stad_utils.analysis import usage_report
+from stad_utils.costs import usage_report
 from stad_utils.examples import open_run
 from stad_utils.stages import analyze
 
@@ -86,7 +86,7 @@ result = analyze.run(paths, analyze.Params(n_resamples=n_resamples, min_support=
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
 for model, figure in result.diagnosis_figures.items():
-    display(Markdown(f"**{model}**: {result.summary['models'][model]['diagnosis']['headline']}"), figure)
+    display(Markdown(f"**{model}**: {result.summary.models[model].diagnosis.headline}"), figure)
 
 # %% [markdown]
 # **The report** (`report.md`): the funnel, then per model its profile and the tables behind it.

@@ -61,7 +61,7 @@ repetitions: int = 10  # runs per number of tasks on the power curve
 from IPython.display import display
 
 from stad_utils import RunPaths
-from stad_utils.compare import p_text
+from stad_utils.wording import p_text
 from stad_utils.stages import validate
 
 result = validate.run(RunPaths(run_dir), validate.Params(
@@ -85,8 +85,8 @@ result.flags.round(3).assign(p_value=result.flags["p_value"].map(p_text), p_holm
 
 # %%
 diagnosis, fit = result.diagnosis, result.penalty_fit
-print(diagnosis["headline"])
-print(f"weak skills: {diagnosis['weak_skills']}; composition failure: {diagnosis['composition_failure']}")
+print(diagnosis.headline)
+print(f"weak skills: {diagnosis.weak_skills}; composition failure: {diagnosis.composition_failure}")
 print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
       f"(95% interval {fit['low']:.3f} to {fit['high']:.3f}, from {fit['n']} tasks)")
 

@@ -282,6 +282,18 @@ def solutions_in(text: str) -> list[str]:
     return items
 
 
+def _pairs_up(items: list, gold_items: list, same) -> bool:
+    """Whether each item equals (``same``) a different gold item and no gold item is left over: sets compared
+    whatever their order, a repeated item needing a repeated gold item."""
+    unmatched = list(gold_items)
+    for item in items:
+        match = next((gold for gold in unmatched if same(item, gold)), None)
+        if match is None:
+            return False
+        unmatched.remove(match)
+    return not unmatched
+
+
 def same_solutions(reply: str, gold: str) -> bool | None:
     """A list of solutions against a gold list, as sets: ``True`` when each solution of one is one of the other;
     ``False`` only when both are lists of numbers read whole that differ; else ``None``.
@@ -294,15 +306,8 @@ def same_solutions(reply: str, gold: str) -> bool | None:
     items, gold_items = solutions_in(reply), solutions_in(gold)
     if len(items) < 2 or len(gold_items) < 2:
         return None
-    unmatched = list(gold_items)
-    for item in items:
-        match = next((g for g in unmatched if _same_item(item, g)), None)
-        if match is None:
-            break
-        unmatched.remove(match)
-    else:
-        if not unmatched:
-            return True
+    if _pairs_up(items, gold_items, _same_item):
+        return True
     every_number = all(same_number(item, item) for item in items + gold_items)
     return False if every_number else None
 
@@ -378,17 +383,9 @@ def same_intervals(reply: str, gold: str) -> bool | None:
     read, gold_read = intervals_in(reply), intervals_in(gold)
     if not read or not gold_read:
         return None
-    unmatched = list(gold_read)
-    for interval in read:
-        match = next((candidate for candidate in unmatched
-                      if (interval[0], interval[3]) == (candidate[0], candidate[3])
-                      and all(_same_endpoint(a, b) for a, b in zip(interval[1:3], candidate[1:3]))), None)
-        if match is None:
-            break
-        unmatched.remove(match)
-    else:
-        if not unmatched:
-            return True
+    if _pairs_up(read, gold_read, lambda interval, candidate: (interval[0], interval[3]) == (candidate[0], candidate[3])
+                 and all(_same_endpoint(a, b) for a, b in zip(interval[1:3], candidate[1:3]))):
+        return True
     every_end_a_number = all(_INFINITY.fullmatch(end) or same_number(end, end)
                              for interval in read + gold_read for end in interval[1:3])
     return False if every_end_a_number else None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..analysis import written_report
-from ..compare import comparison_report
+from ..markdown import comparison_report, written_report
+from ..schema import Comparison, RunSummary
 
 
-def markdown_report(run: str, summary: dict, comparison: dict | None = None) -> str:
+def markdown_report(run: str, summary: RunSummary, comparison: Comparison | None = None) -> str:
     """06's summary of every model, then 07's comparison when there is one."""
     text = written_report(run, summary)
     return text if comparison is None else text + "\n" + comparison_report(comparison)

@@ -3,17 +3,20 @@ bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..analysis import k_stability, run_funnel, run_truncation_table, summarize_run, usage_table
+from ..analysis import k_stability
+from ..costs import usage_table
+from ..funnel import run_funnel, run_truncation_table
 from ..files import write_atomic
 from ..plots import analysis_figures, plot_diagnosis
 from ..records import Ladder, Outcome
+from ..schema import RunSummary
 from ..store import RunPaths, read_records, read_usage
+from ..summary import summarize_run
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report
@@ -28,7 +31,7 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
-    summary: dict = field(default_factory=dict)
+    summary: RunSummary | None = None
     """What ``summary.json`` holds: the funnel and, per model, its numbers and diagnosis."""
     report: str = ""
     """``report.md``: the funnel, then per model its weakness profile and tables."""
@@ -50,16 +53,15 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
                             ladders=[ladder for ladder in ladders if ladder.verified],
                             funnel=run_funnel(paths, ladders, results))
     usage = usage_table(read_usage(paths), params.prices)
-    summary["usage"] = usage.to_dict(orient="records")
+    summary.usage = usage.to_dict(orient="records")
     report = markdown_report(paths.root.name, summary)
-    written = [write_atomic(paths.summary, json.dumps(summary, indent=2, default=float)),
-               write_atomic(paths.report, report)]
-    if any(numbers["k_stability"] for numbers in summary["models"].values()):
+    written = [write_atomic(paths.summary, summary.json_text()), write_atomic(paths.report, report)]
+    if any(numbers.k_stability for numbers in summary.models.values()):
         written.append(write_atomic(paths.k_by_task, k_stability(results).to_csv(index=False)))
     figures = analysis_figures(results, max_shown=params.max_shown, min_support=params.min_support,
                                n_resamples=params.n_resamples)
     written += save_figures(figures, paths.figures)
-    diagnosis_figures = {model: plot_diagnosis(numbers, model) for model, numbers in summary["models"].items()}
+    diagnosis_figures = {model: plot_diagnosis(numbers, model) for model, numbers in summary.models.items()}
     for figure in diagnosis_figures.values():
         plt.close(figure)  # shown where the notebook shows them, not at the end of its cell
     return Result(written=written, summary=summary, report=report, figures=figures,

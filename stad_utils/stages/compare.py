@@ -3,15 +3,16 @@ section of ``report.md`` and ``figures/``."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..compare import compare_run, comparison_report
+from ..markdown import comparison_report
 from ..files import write_atomic
 from ..plots import comparison_figures
 from ..records import Ladder, Outcome
+from ..schema import Comparison, RunSummary
 from ..store import RunPaths, read_records
+from ..summary import compare_run
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report
@@ -27,7 +28,7 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
-    comparison: dict = field(default_factory=dict)
+    comparison: Comparison | None = None
     """What ``comparison.json`` holds: every pair's paired tests, and the validity checks."""
     report: str = ""
     """The comparison section appended to 06's summary in ``report.md``."""
@@ -45,8 +46,8 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     comparison = compare_run(results, ladders, n_permutations=params.n_permutations,
                              n_resamples=params.n_resamples, min_support=params.min_support)
     report = comparison_report(comparison)
-    summary = json.loads(paths.summary.read_text()) if paths.summary.exists() else {"models": {}}  # from 06
-    written = [write_atomic(paths.comparison, json.dumps(comparison, indent=2, default=float)),
+    summary = RunSummary.read(paths.summary) if paths.summary.exists() else RunSummary(funnel=None, models={})  # 06's
+    written = [write_atomic(paths.comparison, comparison.json_text()),
                write_atomic(paths.report, markdown_report(paths.root.name, summary, comparison))]
     figures = comparison_figures(results, comparison, max_shown=params.max_shown, min_support=params.min_support)
     written += save_figures(figures, paths.figures)

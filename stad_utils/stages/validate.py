@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..analysis import skill_table
-from ..claims import diagnose, flag_weak_skills
+from ..claims import flag_weak_skills
 from ..files import write_atomic
+from ..schema import Diagnosis
 from ..simulate import Simulation
 from ..store import RunPaths
+from ..summary import diagnosis_block
 from ..validation import (Chain, estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
                           run_chain, tasks_needed)
 from . import StageParams, StageResult
@@ -38,7 +40,8 @@ class Result(StageResult):
     """One row per skill, most suspicious first (`stad_utils.claims.flag_weak_skills`)."""
     found: dict = field(default_factory=dict)
     """What the single run recovered: the skills flagged, precision and recall."""
-    diagnosis: dict = field(default_factory=dict)
+    diagnosis: Diagnosis | None = None
+    """06's diagnosis of the single run (`stad_utils.summary.diagnosis_block`)."""
     penalty_fit: dict = field(default_factory=dict)
     """The composition penalty estimated under the simulation's own model of chaining."""
     skills: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -61,7 +64,7 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     verdicts.unlink(missing_ok=True)  # the simulation is cheap and deterministic: never resume another setting's
     chain = run_chain(params.n_tasks, simulation, seed=params.seed, store=verdicts)
     found = recovery(chain.outcomes, chain.ladders, planted, alpha=params.alpha)
-    diagnosis = diagnose(chain.outcomes, chain.ladders, alpha=params.alpha)
+    diagnosis = Diagnosis.model_validate(diagnosis_block(chain.outcomes, chain.ladders, alpha=params.alpha))
     trials = power_curve(simulation, params.sizes, params.repetitions, seed=params.seed, alpha=params.alpha)
     power = power_table(trials, planted.weak_skills())
     rates = [column for column in power.columns if column.startswith("found: ")] + ["skills_recovered",
@@ -71,7 +74,7 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     written = [verdicts, write_atomic(folder / "power.csv", power.to_csv(index=False)),
                write_atomic(folder / "validation.json", json.dumps(
                    {"target": chain.target.model, "planted": planted.model_dump(), "n_tasks": params.n_tasks,
-                    "alpha": params.alpha, "single_run": found, "diagnosis": diagnosis,
+                    "alpha": params.alpha, "single_run": found, "diagnosis": diagnosis.as_dict(),
                     "tasks_needed_for_80_percent": needed}, indent=2, default=float)),
                *save_figures({"power": figure}, folder)]
     return Result(written=written, planted=planted, chain=chain,
