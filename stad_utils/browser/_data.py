@@ -22,9 +22,10 @@ import pandas as pd
 
 from .. import columnar
 from ..compare import possible_leakage
+from ..metrics import judged_outcome
 from ..names import short_names
 from ..records import Ladder, StepSkill, Verdict
-from ..store import RunPaths, collector_paused, read_records
+from ..store import RunPaths, collector_paused, file_stamp, read_records
 
 FLAGS = {
     "non_monotonic": "non-monotonic curve",
@@ -171,11 +172,6 @@ def _by_task(records: Iterable) -> dict[str, list]:
     return grouped
 
 
-def verdict_outcome(verdict: Verdict) -> str:
-    """The judge outcome of a verdict; files written before outcomes existed knew only correct/wrong/error."""
-    return verdict.outcome or {True: "correct", False: "wrong", None: "error"}[verdict.correct]
-
-
 def k_label(k: int | None) -> str:
     """``"0"``, ``"2"``, ``"-1"`` or ``"undetermined"``: k as the filters name it."""
     return UNDETERMINED if k is None else str(k)
@@ -225,7 +221,7 @@ def shown_trace(trace: str) -> tuple[str, str, int]:
 
 def _reply(verdict: Verdict) -> dict:
     reply = {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
-             "extracted": verdict.extracted, "outcome": verdict_outcome(verdict), "decided_by": verdict.decided_by,
+             "extracted": verdict.extracted, "outcome": judged_outcome(verdict), "decided_by": verdict.decided_by,
              "explanation": verdict.explanation, "truncated": verdict.truncated,
              "finish_reason": verdict.finish_reason}
     if verdict.reasoning is not None:  # only then: the replies of other models keep their shape
@@ -374,7 +370,7 @@ class BrowserRecords:
     def of(cls, run_dirs: RunDirs) -> BrowserRecords:
         """The records of the runs, read again only when one of their files has changed since."""
         runs = _run_list(run_dirs)
-        stamp = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for run in map(RunPaths, runs)
+        stamp = tuple((path, file_stamp(path)) for run in map(RunPaths, runs)
                       for path in (run.ladders, run.skills, run.verdicts, run.outcomes) if path.exists())
         if cls._last is None or cls._last[0] != stamp:
             cls._last = None  # let the old records go before reading the new ones

@@ -50,8 +50,7 @@ def detail_pane_html(detail: str) -> str:
 def _encode(value: object) -> str:
     """JSON, gzip-compressed, in base64: the form in which the page carries its data.
 
-    Level 6, as ``gzip`` itself: level 9 takes much longer for a page hardly smaller
-    (``benchmarks/browser_size.py``).
+    Level 6, as ``gzip`` itself: level 9 takes much longer for a page hardly smaller.
     """
     compressed = gzip.compress(json.dumps(value, ensure_ascii=False).encode("utf-8"), compresslevel=6, mtime=0)
     return base64.b64encode(compressed).decode("ascii")
