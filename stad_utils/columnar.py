@@ -2,10 +2,13 @@
 
 The JSONL files stay the append-only, crash-safe log every stage writes (`stad_utils.store`);
 this module keeps a Parquet copy of each beside it, in ``<run>/columnar/``, rebuilt whenever the
-JSONL file or the record type's fields have changed (`parquet_copy`). The columns are the record
-types' fields (`schema_of`), and the rules for reading them are `stad_utils.metrics`': the latest
-record of a key wins (`latest_records`), and a verdict's judged outcome (`judged_outcome`). DuckDB reads
-only the columns a query names, so counting verdicts of a million replies never reads a reply.
+JSONL file or the record type's fields have changed (`parquet_copy`). DuckDB reads only the
+columns a query names, so counting verdicts of a million replies never reads a reply.
+
+It owns the SQL side of the read layer, generated from the Python side: the columns and their
+defaults from the record types' fields (`schema_of`), the latest record of a key from
+`stad_utils.metrics.latest_records`'s keys (`_latest`), and the column ``judged`` from
+`stad_utils.metrics.judged_outcome`'s mapping (`JUDGED`).
 
 The same queries take one run folder or many (e.g. every run of a study, or a folder of Parquet
 files gathered from several machines): a later file's record replaces an earlier one with the
@@ -35,6 +38,15 @@ from pydantic import BaseModel
 from .metrics import OUTCOME_BEFORE_OUTCOMES, OUTCOME_KEY, VERDICT_KEY
 from .records import Outcome, Verdict
 from .store import RunPaths, file_stamp, parse_jsonl_line, parse_record
+
+
+RunDirs = Path | str | Iterable[Path | str]
+"""One run folder (or Parquet file, or folder of Parquet files), or several, read in this order."""
+
+
+def run_list(runs: RunDirs) -> list[Path]:
+    """``runs`` as a list of paths, in order."""
+    return [Path(runs)] if isinstance(runs, (str, Path)) else [Path(run) for run in runs]
 
 
 def sql_text(value: object) -> str:
@@ -202,15 +214,14 @@ def _raise_first_bad_line(jsonl: Path, record: type[BaseModel]) -> None:
                 parse_record(jsonl, number, obj, record.model_validate)
 
 
-def _files(runs: Path | str | Iterable[Path | str], name: str) -> list[Path]:
+def _files(runs: RunDirs, name: str) -> list[Path]:
     """The Parquet files of ``name`` ("verdicts" or "outcomes") of the runs, in order.
 
     A run is a run folder (its JSONL log is converted when needed), a Parquet file, or a folder
     of Parquet files (taken in name order).
     """
-    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
     files: list[Path] = []
-    for run in map(Path, runs):
+    for run in run_list(runs):
         log = getattr(RunPaths(run), name)
         if run.suffix == ".parquet":
             files.append(run)
@@ -232,7 +243,7 @@ def _latest(files: Sequence[Path], key: Sequence[str], columns: str, where: str 
             f"ORDER BY list_position({listed}, filename) DESC, file_row_number DESC) = 1")
 
 
-def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.DuckDBPyConnection | None = None,
+def query(sql: str, runs: RunDirs, connection: duckdb.DuckDBPyConnection | None = None,
           parameters: Sequence | None = None) -> pd.DataFrame:
     """Run ``sql`` over the runs' latest records, available as the views ``verdicts`` and ``outcomes``.
 
@@ -247,7 +258,7 @@ def query(sql: str, runs: Path | str | Iterable[Path | str], connection: duckdb.
 
 
 @contextmanager
-def views(runs: Path | str | Iterable[Path | str]) -> Iterator[duckdb.DuckDBPyConnection]:
+def views(runs: RunDirs) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection with the views ``verdicts`` and ``outcomes`` of the runs (see `query`), closed afterwards.
 
     For several queries over the same runs, or rows fetched as Python tuples instead of a DataFrame.
@@ -260,9 +271,9 @@ def views(runs: Path | str | Iterable[Path | str]) -> Iterator[duckdb.DuckDBPyCo
         connection.close()
 
 
-def _create_views(connection: duckdb.DuckDBPyConnection, runs: Path | str | Iterable[Path | str]) -> None:
+def _create_views(connection: duckdb.DuckDBPyConnection, runs: RunDirs) -> None:
     """The views ``verdicts`` and ``outcomes`` of the runs' latest records (see `query`)."""
-    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    runs = run_list(runs)
     for name, key, columns in (("verdicts", VERDICT_KEY, VERDICT_COLUMNS), ("outcomes", OUTCOME_KEY, OUTCOME_COLUMNS)):
         files = _files(runs, name)
         if files:
@@ -303,7 +314,7 @@ class VerdictFacts(NamedTuple):
         return "" if self.replied else None
 
 
-def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]:
+def verdict_facts(runs: RunDirs) -> list[VerdictFacts]:
     """The latest verdict of every key of the runs, without texts, in the order of the log."""
     selected = ", ".join("judged" if field == "outcome" else "response IS NOT NULL" if field == "replied" else field
                          for field in VerdictFacts._fields)
@@ -312,7 +323,7 @@ def verdict_facts(runs: Path | str | Iterable[Path | str]) -> list[VerdictFacts]
         return [VerdictFacts._make(row) for row in rows.fetchall()]
 
 
-def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> pd.DataFrame:
+def reply_texts(runs: RunDirs, task_ids: Iterable[str]) -> pd.DataFrame:
     """Every column of the latest verdicts of these tasks only (texts included): a drill-down's data.
 
     Only these tasks' rows are decompressed: the task filter comes before choosing the latest.
@@ -321,7 +332,7 @@ def reply_texts(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]
         return pd.DataFrame(columns=list(VERDICT_COLUMNS)) if result is None else result.df()
 
 
-def reply_records(runs: Path | str | Iterable[Path | str], task_ids: Iterable[str]) -> list[dict]:
+def reply_records(runs: RunDirs, task_ids: Iterable[str]) -> list[dict]:
     """`reply_texts` as one dict per verdict (``None`` where a value is missing), for building records.
 
     Reading DuckDB's rows directly takes a fraction of the time of a DataFrame whose missing values
@@ -335,7 +346,7 @@ def reply_records(runs: Path | str | Iterable[Path | str], task_ids: Iterable[st
 
 
 @contextmanager
-def _replies(runs: Path | str | Iterable[Path | str],
+def _replies(runs: RunDirs,
              task_ids: Iterable[str]) -> Iterator[duckdb.DuckDBPyConnection | None]:
     """The query of `reply_texts`, executed (``None`` when there is no verdict file or no task)."""
     files = _files(runs, "verdicts")

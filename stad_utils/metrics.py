@@ -2,6 +2,10 @@
 
 The quantities (success curve, k, undetermined, non-monotonic) are defined in
 `stad_utils.definitions`; this module computes them per (task, model, sample).
+
+It also owns the rules by which every reader takes the logs, written once here and applied in SQL
+by `stad_utils.columnar`: the key of a verdict and of an outcome, the latest record of a key wins
+(`latest_records`), and a verdict's judged outcome, older files included (`judged_outcome`).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from .. import columnar
+from ..columnar import RunDirs
 from ..compare import possible_leakage
 from ..metrics import judged_outcome
 from ..names import short_names
@@ -47,8 +48,6 @@ JUDGE_STAGES = ("deterministic", "math_verify", "llm_judge", "none", "error")
 
 UNDETERMINED = "undetermined"
 """The k label of an outcome whose k is ``None``."""
-
-RunDirs = Path | str | Iterable[Path | str]
 
 
 class _Outcome(NamedTuple):
@@ -120,10 +119,6 @@ The lists are in no order (ordered lists took DuckDB longer than sorting them in
 """
 
 _OUTCOMES = f"SELECT task_id, model, {', '.join(_Outcome._fields)} FROM outcomes ORDER BY sample"
-
-
-def _run_list(run_dirs: RunDirs) -> list[Path]:
-    return [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(run) for run in run_dirs]
 
 
 def _read_runs(runs: Sequence[Path]) -> _RunRecords:
@@ -369,7 +364,7 @@ class BrowserRecords:
     @classmethod
     def of(cls, run_dirs: RunDirs) -> BrowserRecords:
         """The records of the runs, read again only when one of their files has changed since."""
-        runs = _run_list(run_dirs)
+        runs = columnar.run_list(run_dirs)
         stamp = tuple((path, file_stamp(path)) for run in map(RunPaths, runs)
                       for path in (run.ladders, run.skills, run.verdicts, run.outcomes) if path.exists())
         if cls._last is None or cls._last[0] != stamp:
@@ -379,7 +374,7 @@ class BrowserRecords:
 
     @collector_paused()
     def __init__(self, run_dirs: RunDirs):
-        self.runs = _run_list(run_dirs)
+        self.runs = columnar.run_list(run_dirs)
         self.records = _read_runs(self.runs)
         self.models = sorted({model for facets in self.records.facets.values() for model in facets.models})
         self.ladders = {ladder.task_id: ladder for ladder in self.records.ladders
