@@ -36,7 +36,7 @@ Filters (the same in the page and the widget; a model choice narrows k, stage an
 Three modules, one concern each: ``_data`` gathers (DuckDB and the records), ``_html`` renders
 (templates, gzip), ``_widget`` draws in JupyterLab. ``_widget`` alone imports ipywidgets, and
 it is imported only when `browser_widget` or `FailureBrowser` is asked for: writing
-report.html never imports ipywidgets.
+report.html needs no ipywidgets.
 """
 
 from ._data import (FLAGS, JUDGE_STAGES, TRACE_HEAD_CHARS, TRACE_TAIL_CHARS, UNDETERMINED, BrowserRecords, RunDirs,

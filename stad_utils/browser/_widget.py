@@ -1,7 +1,7 @@
 """The failure browser in JupyterLab: an ipywidgets widget with the page's filters and drill-down.
 
 The one module of the browser that imports ipywidgets; `stad_utils.browser` imports it only when a
-widget is asked for, so that writing report.html never does.
+widget is asked for, so that writing report.html needs no ipywidgets.
 """
 
 from __future__ import annotations
