@@ -25,7 +25,7 @@ from ..columnar import RunDirs
 from ..compare import possible_leakage
 from ..metrics import judged_outcome
 from ..names import short_names
-from ..records import Ladder, StepSkill, Verdict
+from ..records import Ladder, StepSkill, Verdict, evaluation_items
 from ..store import RunPaths, collector_paused, file_stamp, read_records
 
 FLAGS = {
@@ -185,16 +185,6 @@ def variant_label(kind: str, level: int) -> str:
     return kind if kind == "original" else f"{kind} {level}"
 
 
-def _variants(ladder: Ladder) -> list[tuple[str, int, str, str]]:
-    """``(kind, level, text, reference)`` of every variant of a ladder, in reading order."""
-    final = ladder.task.answer
-    return ([("original", 0, ladder.task.question, final)]
-            + [("scaffold", j, text, final) for j, text in enumerate(ladder.scaffolds, start=1)]
-            + [("isolated", i, text, step.answer)
-               for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
-            + [("placebo", j, text, final) for j, text in enumerate(ladder.placebos, start=1)])
-
-
 TRACE_HEAD_CHARS, TRACE_TAIL_CHARS = 1000, 3000
 """How much of a reasoning trace a drill-down shows: its start and its end, where it concludes. A
 20,000-token trace (80,000 characters) would otherwise outweigh a whole task; verdicts.jsonl keeps it whole."""
@@ -246,7 +236,8 @@ def _differing_verdicts(ladder: Ladder, questions: Sequence[tuple[str, int, int,
     """
     if not questions:
         return []
-    order = {(kind, level): position for position, (kind, level, _, _) in enumerate(_variants(ladder))}
+    variants = evaluation_items(ladder, placebo=True)  # every variant, in reading order
+    order = {(kind, level): position for position, (kind, level, _, _) in enumerate(variants)}
     return [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
             for kind, level, sample, verdicts in sorted((q for q in questions if (q[0], q[1]) in order),
                                                         key=lambda q: (order[q[0], q[1]], q[2]))]
@@ -335,7 +326,7 @@ def _variant_entries(ladder: Ladder, texts: Sequence[Verdict]) -> list[dict]:
     for verdict in texts:
         by_question[verdict.variant, verdict.level].append(verdict)
     return [_variant_entry(kind, level, text, reference, by_question.get((kind, level), []))
-            for kind, level, text, reference in _variants(ladder)]
+            for kind, level, text, reference in evaluation_items(ladder, placebo=True)]
 
 
 def _filter_options(tasks: Sequence[dict]) -> dict:
