@@ -170,6 +170,13 @@ def test_the_generated_schema_is_the_one_the_copies_were_written_with():
         assert schema.defaults == DEFAULTS_BEFORE_GENERATION[name]
 
 
+def test_a_field_without_a_column_type_is_named():
+    from stad_utils.records import Task
+
+    with pytest.raises(TypeError, match="'official'"):  # a dict of the official row: no Parquet copy of tasks
+        schema_of(Task)
+
+
 def test_a_new_field_of_a_record_type_is_a_column_of_its_copy(run, tmp_path):
     """Adding a field to a record type is all it takes: columnar.py names no field."""
 
