@@ -2,18 +2,35 @@
 
 The quantities (success curve, k, undetermined, non-monotonic) are defined in
 `stad_utils.definitions`; this module computes them per (task, model, sample).
+
+It also owns the rules by which every reader takes the logs, written once here and applied in SQL
+by `stad_utils.columnar`: the key of a verdict and of an outcome, the latest record of a key wins
+(`latest_records`), and a verdict's judged outcome, older files included (`judged_outcome`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
+from typing import TypeVar
 
 from .definitions import UNMAPPED
-from .records import Ladder, Outcome, StepSkill, Verdict
+from .records import JudgeOutcome, Ladder, Outcome, StepSkill, Verdict
+
+R = TypeVar("R")
+
+VERDICT_KEY = ("task_id", "model", "variant", "level", "sample")
+"""The fields naming one question put to one model once: a verdict's key (`latest_records`)."""
+
+OUTCOME_KEY = ("task_id", "model", "sample")
+"""The fields naming one task's outcome for one model and sample: an outcome's key (`latest_records`)."""
 
 VerdictKey = tuple[str, str, str, int, int]
-"""(task_id, model, variant, level, sample): one question put to one model once."""
+"""A verdict's values of `VERDICT_KEY`."""
+
+OUTCOME_BEFORE_OUTCOMES: dict[bool | None, JudgeOutcome] = {True: "correct", False: "wrong", None: "error"}
+"""A verdict's outcome read from ``correct``, for files written before verdicts had an ``outcome``."""
 
 
 def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
@@ -70,13 +87,19 @@ def is_non_monotonic(curve: Sequence[bool | None]) -> bool:
     return False
 
 
-def verdict_key(verdict: Verdict) -> VerdictKey:
-    """The question a verdict answers: (task, model, variant, level, sample)."""
-    return verdict.task_id, verdict.model, verdict.variant, verdict.level, verdict.sample
+def latest_records(records: Iterable[R], key: Sequence[str]) -> dict[tuple, R]:
+    """The last record of each key, by its values of the ``key`` fields, in the order the keys first come.
+
+    The logs are append-only: a re-asked question, a re-judged reply or a re-derived outcome is a
+    later line of the same key, and supersedes the earlier ones; several logs read one after the
+    other, a later log's record wins. `stad_utils.columnar` applies the same rule in SQL.
+    """
+    key_of = attrgetter(*key)
+    return {key_of(record): record for record in records}
 
 
 def latest_verdicts(verdicts: Iterable[Verdict]) -> dict[VerdictKey, Verdict]:
-    """The last verdict per (task, model, variant, level, sample): a re-asked item supersedes an error.
+    """The last verdict per `VERDICT_KEY` (`latest_records`): a re-asked item supersedes an error.
 
     Examples
     --------
@@ -88,7 +111,21 @@ def latest_verdicts(verdicts: Iterable[Verdict]) -> dict[VerdictKey, Verdict]:
     >>> [(key[-1], v.correct) for key, v in latest.items()]
     [(0, True), (1, False)]
     """
-    return {verdict_key(v): v for v in verdicts}
+    return latest_records(verdicts, VERDICT_KEY)
+
+
+def judged_outcome(verdict: Verdict) -> JudgeOutcome:
+    """The judge's outcome of a verdict, read from ``correct`` for files written before outcomes existed.
+
+    The column ``judged`` of `stad_utils.columnar`'s verdicts is the same rule in SQL.
+
+    >>> from stad_utils.records import Verdict
+    >>> old = Verdict(task_id="t", model="m", variant="original", level=0, prompt="p", reference="1",
+    ...               response="2", correct=False, decided_by="deterministic")
+    >>> judged_outcome(old), judged_outcome(old.model_copy(update={"outcome": "no_answer"}))
+    ('wrong', 'no_answer')
+    """
+    return verdict.outcome or OUTCOME_BEFORE_OUTCOMES[verdict.correct]
 
 
 def is_undecided(verdict: Verdict) -> bool:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -54,17 +54,29 @@ def parse_jsonl_line(path: Path | str, number: int, raw: bytes) -> dict | None:
     return obj
 
 
+class FileStamp(NamedTuple):
+    """A file's size and modification time: what tells a copy or a cache made from it that it has changed."""
+
+    size: int
+    mtime_ns: int
+
+
+def file_stamp(path: Path | str) -> FileStamp:
+    """The `FileStamp` of a file as it is now."""
+    status = os.stat(path)
+    return FileStamp(status.st_size, status.st_mtime_ns)
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for the block (or the function it decorates).
 
     Reading a large run makes millions of objects that all live on (the failure browser's ladders,
     facets and entries, a report's outcomes), and the collector scans them again and again as they
-    grow: on 25,000 tasks × 6 models that took almost 40% of the time of reading them. When the
-    block ends, what it made goes straight to the oldest generation (``gc.freeze`` then
-    ``gc.unfreeze``) instead of being scanned as young objects first, twice, which took another
-    3 s there; cyclic garbage made meanwhile is collected by the next full collection. Objects
-    someone else froze stay frozen: then the block's are left to the collector.
+    grow, a large share of the time of reading them. When the block ends, what it made goes straight
+    to the oldest generation (``gc.freeze`` then ``gc.unfreeze``) instead of being scanned as young
+    objects first, twice; cyclic garbage made meanwhile is collected by the next full collection.
+    Objects someone else froze stay frozen: then the block's are left to the collector.
     """
     enabled, frozen = gc.isenabled(), gc.get_freeze_count()
     gc.disable()

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from .browser import BrowserRecords, RunDirs, browser_html
+from .browser import BrowserRecords, RunDirs, browser_html, detail_html
 
 
 def viewer_server(run_dirs: RunDirs, port: int = 8765) -> ThreadingHTTPServer:
@@ -58,7 +58,7 @@ def viewer_server(run_dirs: RunDirs, port: int = 8765) -> ThreadingHTTPServer:
                                   "text/plain; charset=utf-8")
             try:
                 with lock:
-                    html = str(records.detail_html(task_id))
+                    html = str(detail_html(records, task_id))
             except Exception as exc:  # the page shows what went wrong instead of an empty drill-down
                 return self._send(500, f"{type(exc).__name__}: {exc}".encode(), "text/plain; charset=utf-8")
             return self._send(200, html.encode("utf-8"))

@@ -7,6 +7,8 @@ package ``playwright`` (the dev extra); they fail, never skip, when either is mi
 """
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -351,6 +353,27 @@ def test_report_html_contains_the_browser(run, page):
     assert page.locator(".stad-count").inner_text() == "6 of 6 tasks"
     page.select_option("select[data-filter=flag]", "non_monotonic")
     assert shown_task_ids(page) == ["t5"]
+
+
+def test_writing_report_html_does_not_import_ipywidgets(run):
+    """Only a notebook that draws the widget needs ipywidgets: report.html is written in an interpreter without it.
+
+    seaborn (the figures) imports ipywidgets when it can, for palette widgets of its own, so the
+    subprocess makes it unimportable, as when it is not installed, rather than looking for it in
+    ``sys.modules``; ``sys.modules`` then shows that the browser's widget module was never loaded.
+    """
+    run.notebooks.mkdir()
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Stage 6")]),
+                   run.notebooks / "06_analyze.ipynb")
+    script = ("import sys\n"
+              "sys.modules['ipywidgets'] = None\n"  # `import ipywidgets` now raises ImportError
+              "from stad_utils.pipeline import write_html_report\n"
+              "from stad_utils.store import RunPaths\n"
+              f"report = write_html_report(RunPaths({str(run.root)!r}))\n"
+              "assert 'stad-browser-tasks' in report.read_text()\n"
+              "print(' '.join(sorted(name for name in sys.modules if name.startswith('stad_utils.browser'))))\n")
+    written = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert written.stdout.split() == ["stad_utils.browser", "stad_utils.browser._data", "stad_utils.browser._html"]
 
 
 def test_a_task_whose_scaffold_states_the_answer_raises_the_leakage_flag_for_every_model(tmp_path):

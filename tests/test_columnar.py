@@ -5,6 +5,7 @@ models, an error re-asked and answered later in the log, a truncated reply, unde
 """
 
 import json
+from operator import attrgetter
 
 import pandas as pd
 import pytest
@@ -12,9 +13,9 @@ from test_browser import GRANITE, QWEN, make_ladder, make_verdicts, write_run
 
 from stad_utils import Outcome, RecordError, RecordFile, RunPaths, Verdict, read_records
 from stad_utils.funnel import run_truncation_table, truncation_table
-from stad_utils.columnar import (TEXT_COLUMNS, parquet_copy, query, reply_records, reply_texts, verdict_facts,
-                                 views)
-from stad_utils.metrics import latest_verdicts
+from stad_utils.columnar import (TEXT_COLUMNS, connect, parquet_copy, query, reply_records, reply_texts, schema_of,
+                                 sql_text, verdict_facts, views)
+from stad_utils.metrics import OUTCOME_KEY, VERDICT_KEY, judged_outcome, latest_records, latest_verdicts
 
 FACTS = ["task_id", "model", "variant", "level", "sample", "outcome", "correct", "decided_by", "truncated",
          "finish_reason"]
@@ -129,3 +130,127 @@ def test_a_malformed_line_names_the_file_line_and_field(run):
         log.write(json.dumps(bad) + "\n")
     with pytest.raises(RecordError, match=rf"verdicts.jsonl, line {line}, field 'level'"):
         verdict_facts(run.root)
+
+
+# ---------------------------------------------------------------- the rules, each written once
+
+SCHEMA_BEFORE_GENERATION = {
+    "verdicts": {
+        "task_id": "VARCHAR", "model": "VARCHAR", "variant": "VARCHAR", "level": "INTEGER", "sample": "INTEGER",
+        "prompt": "VARCHAR", "reference": "VARCHAR", "response": "VARCHAR", "error": "VARCHAR",
+        "extracted": "VARCHAR", "outcome": "VARCHAR", "correct": "BOOLEAN", "decided_by": "VARCHAR",
+        "explanation": "VARCHAR", "judge_version": "VARCHAR", "finish_reason": "VARCHAR",
+        "prompt_tokens": "BIGINT", "completion_tokens": "BIGINT", "truncated": "BOOLEAN", "policy": "VARCHAR",
+        "simulated": "BOOLEAN", "latency_s": "DOUBLE", "cached": "BOOLEAN", "reasoning": "VARCHAR",
+        "reasoning_tokens": "BIGINT",
+    },
+    "outcomes": {
+        "task_id": "VARCHAR", "model": "VARCHAR", "source": "VARCHAR", "n_steps": "INTEGER",
+        "skills": "VARCHAR[]", "curve": "BOOLEAN[]", "isolated": "BOOLEAN[]", "placebo": "BOOLEAN[]",
+        "k": "INTEGER", "undetermined_by": "VARCHAR", "non_monotonic": "BOOLEAN", "n_errors": "INTEGER",
+        "n_undecided": "INTEGER", "truncated": "BOOLEAN[]", "sample": "INTEGER", "policy": "VARCHAR",
+        "simulated": "BOOLEAN",
+    },
+}
+"""The columns columnar.py declared by hand before they were generated from the record types."""
+
+DEFAULTS_BEFORE_GENERATION = {
+    "verdicts": {"sample": "0", "policy": "'full'", "simulated": "false", "truncated": "false", "cached": "false",
+                 "explanation": "''", "judge_version": "''"},
+    "outcomes": {"sample": "0", "policy": "'full'", "simulated": "false", "truncated": "[]::BOOLEAN[]",
+                 "n_undecided": "0", "placebo": "[]::BOOLEAN[]"},
+}
+"""What a line lacking a field read as, declared by hand before it was generated from the record types."""
+
+
+def test_the_generated_schema_is_the_one_the_copies_were_written_with():
+    for name, record in (("verdicts", Verdict), ("outcomes", Outcome)):
+        schema = schema_of(record)
+        assert list(schema.columns.items()) == list(SCHEMA_BEFORE_GENERATION[name].items())
+        assert schema.defaults == DEFAULTS_BEFORE_GENERATION[name]
+
+
+def test_a_field_without_a_column_type_is_named():
+    class Tagged(Verdict):
+        tags: dict[str, str] = {}
+
+    with pytest.raises(TypeError, match="the field 'tags'"):
+        schema_of(Tagged)
+
+
+def test_a_new_field_of_a_record_type_is_a_column_of_its_copy(run, tmp_path):
+    """Adding a field to a record type is all it takes: columnar.py names no field."""
+
+    class LaterVerdict(Verdict):
+        confidence: float | None = None
+        attempts: int = 1
+        hints: list[str] = []
+
+    log = tmp_path / "verdicts.jsonl"
+    log.write_bytes(run.verdicts.read_bytes())  # written before the fields existed
+    newer = LaterVerdict(**make_verdicts(make_ladder("t1"), QWEN, "CCC|CCC")[0].model_dump(), confidence=0.9,
+                         attempts=3, hints=["units"])
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(newer.model_dump_json() + "\n")
+    connection = connect()
+    try:
+        def read(copy):
+            return connection.execute(f"SELECT * FROM read_parquet({sql_text(copy)})")
+
+        rows = read(parquet_copy(log, LaterVerdict))
+        columns = {name: str(kind) for name, kind, *_ in rows.description}
+        read_back = [dict(zip(columns, row)) for row in rows.fetchall()]
+        assert [LaterVerdict.model_validate(row) for row in read_back] == \
+            read_records(log, LaterVerdict.model_validate)
+        assert (read_back[0]["attempts"], read_back[0]["confidence"], read_back[0]["hints"]) == (1, None, [])
+        assert (read_back[-1]["attempts"], read_back[-1]["confidence"], read_back[-1]["hints"]) == (3, 0.9, ["units"])
+        assert "confidence" not in [name for name, *_ in read(parquet_copy(log)).description]  # rebuilt as Verdict
+    finally:
+        connection.close()
+
+
+def _repeated_keys(run: RunPaths, tmp_path) -> list[RunPaths]:
+    """The run and a second one whose verdicts and outcomes repeat keys of the first, and their own."""
+    other = RunPaths(tmp_path / "other")
+    t1 = make_ladder("t1")
+    RecordFile(other.verdicts, Verdict).append(make_verdicts(t1, QWEN, "WWW|CCC") + make_verdicts(t1, QWEN, "CWC|WCC"))
+    RecordFile(run.verdicts, Verdict).append(make_verdicts(make_ladder("t4"), GRANITE, "CC|WC"))  # re-judged
+    first = read_records(run.outcomes, Outcome.model_validate)
+    RecordFile(run.outcomes, Outcome).append([first[0].model_copy(update={"k": -1})])
+    RecordFile(other.outcomes, Outcome).append([first[1].model_copy(update={"k": None, "n_errors": 2}), first[2]])
+    return [run, other]
+
+
+def _rows(sql: str, runs: list[RunPaths]) -> list[dict]:
+    with views([paths.root for paths in runs]) as connection:
+        result = connection.execute(sql)
+        columns = [name for name, *_ in result.description]
+        return [dict(zip(columns, row)) for row in result.fetchall()]
+
+
+def test_the_latest_record_of_a_key_is_the_same_in_sql_and_in_python(run, tmp_path):
+    runs = _repeated_keys(run, tmp_path)
+    for name, record, key, sql in (("verdicts", Verdict, VERDICT_KEY, "SELECT * EXCLUDE (judged) FROM verdicts"),
+                                   ("outcomes", Outcome, OUTCOME_KEY, "SELECT * FROM outcomes")):
+        every = [r for paths in runs for r in read_records(getattr(paths, name), record.model_validate)]
+        in_python = latest_records(every, key)
+        assert len(in_python) < len(every)  # keys do repeat, within a log and across the two
+        in_sql = [record.model_validate(row) for row in _rows(sql, runs)]
+        key_of = attrgetter(*key)
+        assert sorted(in_sql, key=key_of) == sorted(in_python.values(), key=key_of)
+
+
+def test_the_judged_column_is_judged_outcome(run, tmp_path):
+    """Verdicts written before outcomes existed carry only ``correct``: both paths read the same outcome."""
+    old = RunPaths(tmp_path / "old")
+    lines = [{key: value for key, value in verdict.model_dump().items() if key != "outcome"}
+             for verdict in make_verdicts(make_ladder("t3"), GRANITE, "EWC|CWC")]
+    old.verdicts.parent.mkdir(parents=True)
+    old.verdicts.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for paths in (run, old):
+        verdicts = latest_verdicts(read_records(paths.verdicts, Verdict.model_validate)).values()
+        in_python = sorted((attrgetter(*VERDICT_KEY)(v), judged_outcome(v)) for v in verdicts)
+        in_sql = sorted((tuple(row[field] for field in VERDICT_KEY), row["judged"])
+                        for row in _rows("SELECT * FROM verdicts", [paths]))
+        assert in_sql == in_python
+    assert {outcome for _, outcome in in_python} == {"correct", "wrong", "error"}

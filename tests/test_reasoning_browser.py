@@ -13,7 +13,7 @@ from test_browser import QWEN, chromium, write_run  # noqa: F401  (chromium: the
 
 from stad_utils import RecordFile, Verdict, read_records
 from stad_utils.browser import (TRACE_HEAD_CHARS, TRACE_TAIL_CHARS, BrowserRecords, browser_data, browser_html,
-                                task_detail_html, write_browser)
+                                detail_html, task_detail_html, write_browser)
 from stad_utils.view import serving
 
 TRACE_TOKENS = 20_000
@@ -75,7 +75,7 @@ def test_the_viewer_shows_the_trace_folded_on_demand_within_the_same_bound(run, 
         with urllib.request.urlopen(url + "task/t1", timeout=30) as response:
             detail = response.read()
     assert detail.decode().count('<details class="stad-trace">') == 1 and b"characters left out here" in detail
-    without = str(BrowserRecords(write_run(tmp_path / "without").root).detail_html("t1")).encode()
+    without = str(detail_html(BrowserRecords(write_run(tmp_path / "without").root), "t1")).encode()
     assert len(detail) - len(without) < TRACE_HEAD_CHARS + TRACE_TAIL_CHARS + 1_000
 
 

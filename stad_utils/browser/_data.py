@@ -1,65 +1,32 @@
-"""The failure browser: each task's question, steps, variants and every model's reply, side by side.
+"""The failure browser's data: for each evaluated task of run folders, what the records hold about it.
 
-A researcher learns where a model breaks by reading its failures. This module gathers, for
-each evaluated task of one or more run folders, everything the records hold about it
-(`stad_utils.records`) and shows it three ways:
+Everything the page, the widget and the viewer show is gathered here as JSON-ready dicts
+(`browser_data`, `BrowserRecords`), and so is the table of disagreements (`disagreements`); the
+HTML is `stad_utils.browser._html`'s, the widget `stad_utils.browser._widget`'s.
 
-* `browser_section`, embedded in ``report.html`` (`stad_utils.report`), and `browser_html`, a
-  page of its own: a table of tasks with filters, and a drill-down per task. It is
-  self-contained: no server and no external file. The data travels in the page as
-  gzip-compressed JSON (the table's first, then the drill-downs), and a task's drill-down
-  enters the document only when it is opened, so a run of 1,200 tasks × 6 models stays usable;
-* `browser_widget`: the same drill-down in JupyterLab, with dropdown filters, a task
-  selector and next/previous buttons;
-* `disagreements`: a table of the tasks on which the models disagree.
-
-At scale a page cannot carry every reply (a million verdicts would be a third of a gigabyte):
-the table lists every task, computed from the verdicts without their texts
-(`stad_utils.columnar`), while the drill-downs travel only for a bounded set of tasks
-(`carried_tasks`: failures, disagreements and a seeded sample), and the page says so. The
-widget and the local viewer (``python -m stad_utils.view RUN``, `stad_utils.view`) read any
-task's replies on demand (`BrowserRecords.detail_html`).
-
-The drill-down of a task shows the question and gold answer; the steps with their answers
-and skills; per model, k with its success curve and isolated steps; then every variant
-(original, scaffold levels, isolated steps, placebo levels) with its text, its reference, and
-each model's reply, extracted answer, verdict, deciding stage and truncation flag.
-
-Filters (the same in the page and the widget; a model choice narrows k, stage and flag to it):
-
-* **k**: the task's minimal scaffolding level (``undetermined`` when an error or an undecided
-  verdict leaves it open);
-* **skill**: a skill of one of the task's steps;
-* **judge stage**: a verdict decided by that stage (``decided_by``);
-* **validity flag**: see `FLAGS`;
-* **models disagree**: the models' k differ on the same sample, or their decided verdicts
-  (correct vs wrong or no answer) differ on the same question; errors and undecided verdicts
-  are never a disagreement.
-
+At scale a page cannot carry every reply: the table's facets are computed by DuckDB from the
+verdicts without their texts (`stad_utils.columnar`), and a task's texts are read on demand
+(`BrowserRecords.task`), or for a bounded set of tasks (`carried_tasks`).
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
-import json
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-import ipywidgets as widgets
-import jinja2
 import pandas as pd
-from markupsafe import Markup
 
-from . import columnar
-from .validity import possible_leakage
-from .names import short_names
-from .records import Ladder, StepSkill, Verdict
-from .store import RunPaths, collector_paused, read_records
+from .. import columnar
+from ..columnar import RunDirs
+from ..validity import possible_leakage
+from ..metrics import judged_outcome
+from ..names import short_names
+from ..records import Ladder, StepSkill, Verdict, evaluation_items
+from ..store import RunPaths, collector_paused, file_stamp, read_records
 
 FLAGS = {
     "non_monotonic": "non-monotonic curve",
@@ -81,14 +48,6 @@ JUDGE_STAGES = ("deterministic", "math_verify", "llm_judge", "none", "error")
 
 UNDETERMINED = "undetermined"
 """The k label of an outcome whose k is ``None``."""
-
-_TEMPLATES = jinja2.Environment(loader=jinja2.PackageLoader("stad_utils", "templates"), autoescape=True,
-                                undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-
-RunDirs = Path | str | Iterable[Path | str]
-
-REPORT_DETAILS = 1000
-"""How many tasks' drill-downs report.html carries at most (about 20 KB each for 6 models)."""
 
 
 class _Outcome(NamedTuple):
@@ -162,10 +121,6 @@ The lists are in no order (ordered lists took DuckDB longer than sorting them in
 _OUTCOMES = f"SELECT task_id, model, {', '.join(_Outcome._fields)} FROM outcomes ORDER BY sample"
 
 
-def _run_list(run_dirs: RunDirs) -> list[Path]:
-    return [Path(run_dirs)] if isinstance(run_dirs, (str, Path)) else [Path(run) for run in run_dirs]
-
-
 def _read_runs(runs: Sequence[Path]) -> _RunRecords:
     """Read every run folder; a task's ladder comes from the first run that has it.
 
@@ -212,11 +167,6 @@ def _by_task(records: Iterable) -> dict[str, list]:
     return grouped
 
 
-def verdict_outcome(verdict: Verdict) -> str:
-    """The judge outcome of a verdict; files written before outcomes existed knew only correct/wrong/error."""
-    return verdict.outcome or {True: "correct", False: "wrong", None: "error"}[verdict.correct]
-
-
 def k_label(k: int | None) -> str:
     """``"0"``, ``"2"``, ``"-1"`` or ``"undetermined"``: k as the filters name it."""
     return UNDETERMINED if k is None else str(k)
@@ -233,16 +183,6 @@ def variant_label(kind: str, level: int) -> str:
     if kind == "isolated":
         return f"isolated step {level}"
     return kind if kind == "original" else f"{kind} {level}"
-
-
-def _variants(ladder: Ladder) -> list[tuple[str, int, str, str]]:
-    """``(kind, level, text, reference)`` of every variant of a ladder, in reading order."""
-    final = ladder.task.answer
-    return ([("original", 0, ladder.task.question, final)]
-            + [("scaffold", j, text, final) for j, text in enumerate(ladder.scaffolds, start=1)]
-            + [("isolated", i, text, step.answer)
-               for i, (text, step) in enumerate(zip(ladder.isolated, ladder.steps), start=1)]
-            + [("placebo", j, text, final) for j, text in enumerate(ladder.placebos, start=1)])
 
 
 TRACE_HEAD_CHARS, TRACE_TAIL_CHARS = 1000, 3000
@@ -266,7 +206,7 @@ def shown_trace(trace: str) -> tuple[str, str, int]:
 
 def _reply(verdict: Verdict) -> dict:
     reply = {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
-             "extracted": verdict.extracted, "outcome": verdict_outcome(verdict), "decided_by": verdict.decided_by,
+             "extracted": verdict.extracted, "outcome": judged_outcome(verdict), "decided_by": verdict.decided_by,
              "explanation": verdict.explanation, "truncated": verdict.truncated,
              "finish_reason": verdict.finish_reason}
     if verdict.reasoning is not None:  # only then: the replies of other models keep their shape
@@ -296,7 +236,8 @@ def _differing_verdicts(ladder: Ladder, questions: Sequence[tuple[str, int, int,
     """
     if not questions:
         return []
-    order = {(kind, level): position for position, (kind, level, _, _) in enumerate(_variants(ladder))}
+    variants = evaluation_items(ladder, placebo=True)  # every variant, in reading order
+    order = {(kind, level): position for position, (kind, level, _, _) in enumerate(variants)}
     return [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
             for kind, level, sample, verdicts in sorted((q for q in questions if (q[0], q[1]) in order),
                                                         key=lambda q: (order[q[0], q[1]], q[2]))]
@@ -345,8 +286,8 @@ def _stage_order(stage: str) -> tuple[int, str]:
 def _possible_leakage(ladder: Ladder) -> bool:
     """`stad_utils.validity.possible_leakage`, asked only of a ladder with a variant that holds the answer's text.
 
-    A variant can state the answer only if it holds it as a substring: this test spares 25,000
-    ladders 1.2 s of regular expressions, most of them not leaking.
+    A variant can state the answer only if it holds it as a substring: this test spares most ladders,
+    which do not leak, the regular expressions.
     """
     answer = ladder.task.answer
     return any(answer in text for text in (*ladder.scaffolds, *ladder.isolated)) and possible_leakage(ladder)
@@ -385,7 +326,7 @@ def _variant_entries(ladder: Ladder, texts: Sequence[Verdict]) -> list[dict]:
     for verdict in texts:
         by_question[verdict.variant, verdict.level].append(verdict)
     return [_variant_entry(kind, level, text, reference, by_question.get((kind, level), []))
-            for kind, level, text, reference in _variants(ladder)]
+            for kind, level, text, reference in evaluation_items(ladder, placebo=True)]
 
 
 def _filter_options(tasks: Sequence[dict]) -> dict:
@@ -414,8 +355,8 @@ class BrowserRecords:
     @classmethod
     def of(cls, run_dirs: RunDirs) -> BrowserRecords:
         """The records of the runs, read again only when one of their files has changed since."""
-        runs = _run_list(run_dirs)
-        stamp = tuple((str(path), path.stat().st_size, path.stat().st_mtime_ns) for run in map(RunPaths, runs)
+        runs = columnar.run_list(run_dirs)
+        stamp = tuple((path, file_stamp(path)) for run in map(RunPaths, runs)
                       for path in (run.ladders, run.skills, run.verdicts, run.outcomes) if path.exists())
         if cls._last is None or cls._last[0] != stamp:
             cls._last = None  # let the old records go before reading the new ones
@@ -424,7 +365,7 @@ class BrowserRecords:
 
     @collector_paused()
     def __init__(self, run_dirs: RunDirs):
-        self.runs = _run_list(run_dirs)
+        self.runs = columnar.run_list(run_dirs)
         self.records = _read_runs(self.runs)
         self.models = sorted({model for facets in self.records.facets.values() for model in facets.models})
         self.ladders = {ladder.task_id: ladder for ladder in self.records.ladders
@@ -439,11 +380,10 @@ class BrowserRecords:
         """The latest verdicts of these tasks with their texts, by task."""
         return _by_task(Verdict.model_validate(row) for row in columnar.reply_records(self.runs, task_ids))
 
-    def detail_html(self, task_id: str) -> Markup:
-        """One task's drill-down with every reply, read now; `KeyError` for a task that was not evaluated."""
-        entry = _task_entry(self.ladders[task_id], self.records, task_id in self.leaking,
-                            self.texts([task_id]).get(task_id, []))
-        return task_detail_html(entry, self.models, self.short)
+    def task(self, task_id: str) -> dict:
+        """One task's entry of `browser_data` with every reply, read now; `KeyError` for a task not evaluated."""
+        return _task_entry(self.ladders[task_id], self.records, task_id in self.leaking,
+                           self.texts([task_id]).get(task_id, []))
 
     def data(self, max_details: int | None = None, seed: int = 0) -> dict:
         """`browser_data`, the drill-downs' texts read for at most ``max_details`` tasks (`carried_tasks`).
@@ -538,65 +478,6 @@ def matching_tasks(data: dict, *, model: str = "", k: str = "", skill: str = "",
             and text.lower() in f"{task['id']} {task['question']}".lower()]
 
 
-def task_detail_html(task: dict, models: Sequence[str], short: dict[str, str] | None = None) -> Markup:
-    """The drill-down of one task of `browser_data` as an HTML fragment (styled by ``browser.css``).
-
-    ``short``: display names of models (`browser_data`'s ``short``); the full name shows on hover.
-    """
-    return Markup(_TEMPLATES.get_template("task_detail.html.jinja").render(
-        task=task, models=[model for model in models if model in task["models"]], flag_labels=FLAGS,
-        short=short or {}))
-
-
-def _encode(value: object) -> str:
-    """JSON, gzip-compressed, in base64: the form in which the page carries its data.
-
-    Level 6, as ``gzip`` itself: on 1,200 tasks × 6 models it took 40% less time than level 9
-    for a page 1% larger.
-    """
-    compressed = gzip.compress(json.dumps(value, ensure_ascii=False).encode("utf-8"), compresslevel=6, mtime=0)
-    return base64.b64encode(compressed).decode("ascii")
-
-
-@collector_paused()
-def _page_blobs(data: dict, viewer: bool = False) -> dict[str, str]:
-    """The page's data: ``tasks``, what the table shows and filters on, and ``details``, the drill-downs
-    of the tasks that carry their replies (``null`` for the others; none when a viewer serves them).
-
-    They are apart so that the table appears before the larger drill-downs are inflated.
-    """
-    facets = ("id", "source", "question", "n_steps", "skills", "k", "stages", "flags", "disagree")
-    table = {"models": data["models"], "flag_labels": FLAGS, "short": data["short"],
-             "tasks": [{name: task[name] for name in facets} for task in data["tasks"]]}
-    if viewer:
-        return {"tasks": _encode(table)}
-    return {"tasks": _encode(table), "details": _encode([task_detail_html(task, data["models"], data["short"])
-                                                          if task["detailed"] else None for task in data["tasks"]])}
-
-
-def _render(template: str, data: dict, viewer: bool = False, **context) -> str:
-    return _TEMPLATES.get_template(template).render(data=data, flag_labels=FLAGS, blobs=_page_blobs(data, viewer),
-                                                    viewer=viewer, **context)
-
-
-def browser_section(data: dict) -> str:
-    """The browser as one ``<section>`` (its style, filters, table, data and script) for any HTML page."""
-    return _render("browser_section.html.jinja", data)
-
-
-def browser_html(data: dict, title: str = "STaD failure browser", viewer: bool = False) -> str:
-    """The browser as a complete, self-contained HTML page; with ``viewer``, a page whose drill-downs
-    are asked of the server that serves it (``GET task/<id>``, `stad_utils.view`)."""
-    return _render("browser.html.jinja", data, viewer=viewer, title=title)
-
-
-def write_browser(run_dirs: RunDirs, path: Path | str) -> Path:
-    """Write `browser_html` of the run folders to ``path`` and return it."""
-    path = Path(path)
-    path.write_text(browser_html(browser_data(run_dirs), title=f"STaD failure browser · {path.parent.name}"),
-                    encoding="utf-8")
-    return path
-
 
 @collector_paused()
 def disagreements(run_dirs: RunDirs) -> pd.DataFrame:
@@ -648,83 +529,3 @@ def _disagreement_rows(ladder: Ladder, facets: _TaskFacets, models: Sequence[str
     return rows
 
 
-class FailureBrowser(widgets.VBox):
-    """The browser in JupyterLab: filters, a task selector with previous/next, and the drill-down.
-
-    Build it with `browser_widget`. The filters are the page's (see `matching_tasks`); the
-    drill-down is the same HTML (`task_detail_html`).
-    """
-
-    def __init__(self, data: dict, detail_html: Callable[[str], str] | None = None):
-        self.data = data
-        self._detail_html = detail_html  # a task's drill-down, for tasks whose replies ``data`` does not hold
-        self._by_id = {task["id"]: task for task in data["tasks"]}
-        options = data["options"]
-        self.filters = {
-            "model": _dropdown("model", [("any model", ""), *((data["short"][m], m) for m in data["models"])]),
-            "k": _dropdown("k", [("any", ""), *((k, k) for k in options["k"])]),
-            "skill": _dropdown("skill", [("any", ""), *((data["short"][s], s) for s in options["skill"])]),
-            "stage": _dropdown("judge stage", [("any", ""), *((s, s) for s in options["stage"])]),
-            "flag": _dropdown("validity flag", [("any", ""), *((FLAGS[f], f) for f in options["flag"])]),
-            "disagree": widgets.Checkbox(description="models disagree", indent=False),
-            "text": widgets.Text(description="search", placeholder="task id or words of the question"),
-        }
-        self.task = widgets.Dropdown(description="task", layout=widgets.Layout(width="60%"))
-        self.previous_button = widgets.Button(description="◀ previous")
-        self.next_button = widgets.Button(description="next ▶")
-        self.count = widgets.Label()
-        self.detail = widgets.HTML()
-        for control in self.filters.values():
-            control.observe(self._refilter, names="value")
-        self.task.observe(self._show_task, names="value")
-        self.previous_button.on_click(lambda _: self.step(-1))
-        self.next_button.on_click(lambda _: self.step(+1))
-        super().__init__([
-            widgets.HBox(list(self.filters.values())[:4], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox(list(self.filters.values())[4:], layout=widgets.Layout(flex_flow="row wrap")),
-            widgets.HBox([self.previous_button, self.task, self.next_button, self.count]),
-            self.detail,
-        ])
-        self._refilter()
-
-    def __repr__(self) -> str:  # the default lists every option: thousands of tasks in a notebook's output
-        return (f"FailureBrowser({len(self.data['tasks'])} tasks, models {', '.join(self.data['models'])}; "
-                "interactive in JupyterLab)")
-
-    def step(self, offset: int) -> None:
-        """Show the task ``offset`` places after the current one among the filtered tasks."""
-        if self.task.options:
-            position = [value for _, value in self.task.options].index(self.task.value)
-            self.task.value = self.task.options[(position + offset) % len(self.task.options)][1]
-
-    def _refilter(self, _change: dict | None = None) -> None:
-        chosen = {name: control.value for name, control in self.filters.items()}
-        tasks = matching_tasks(self.data, **chosen)
-        shown, kept = self.task.value, [task["id"] for task in tasks]
-        self.task.options = [(f"{task['id']} · {task['question'][:70]}", task["id"]) for task in tasks]
-        self.task.value = shown if shown in kept else next(iter(kept), None)  # the shown task stays if it passes
-        self.count.value = f"{len(tasks)} of {len(self.data['tasks'])} tasks"
-        self._show_task()
-
-    def _show_task(self, _change: dict | None = None) -> None:
-        task = self._by_id.get(self.task.value)
-        if task is None:
-            self.detail.value = ""
-            return
-        detail = (task_detail_html(task, self.data["models"], self.data["short"]) if task["detailed"] or self._detail_html is None
-                  else self._detail_html(task["id"]))
-        self.detail.value = _TEMPLATES.get_template("detail_pane.html.jinja").render(detail=detail)
-
-
-def _dropdown(description: str, options: list[tuple[str, str]]) -> widgets.Dropdown:
-    return widgets.Dropdown(description=description, options=options,
-                            style={"description_width": "initial"})
-
-
-def browser_widget(run_dir: Path | str, other_runs: Iterable[Path | str] = ()) -> FailureBrowser:
-    """The failure browser of a run folder (and further runs on the same tasks) as a JupyterLab widget.
-
-    A task's replies are read when it is shown, so a run of any size opens at once.
-    """
-    records = BrowserRecords.of([run_dir, *other_runs])
-    return FailureBrowser(records.data(max_details=0), records.detail_html)
