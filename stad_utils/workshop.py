@@ -153,12 +153,29 @@ class WorkshopRun:
             raise ValueError("this run compared no targets: run_simulated(..., compare=True) with two targets")
         return accuracy_statement(self.comparison["comparisons"][0])
 
+    def penalty_fit(self, model: str | None = None) -> dict:
+        """The composition penalty estimated from one model's outcomes (`stad_utils.validation`), to set beside
+        the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used)."""
+        from .records import Outcome
+        from .store import read_records
+        from .validation import estimate_composition_penalty
+
+        model = model or self.models[0]
+        outcomes = [o for o in read_records(RunPaths(self.folder).outcomes, Outcome.model_validate) if o.model == model]
+        return estimate_composition_penalty(outcomes)
+
     def evidence(self, model: str | None = None):
         """The front-page evidence figure of one model's diagnosis (`stad_utils.plots.plot_diagnosis`)."""
         from .plots import plot_diagnosis
 
         model = model or self.models[0]
         return plot_diagnosis(self.numbers(model), model)
+
+
+def headlines_markdown(*runs: WorkshopRun) -> str:
+    """Each run's targets, what was planted in them and their diagnosis headline, as markdown paragraphs."""
+    return "\n\n".join(f"**{run.n_tasks} tasks · `{row['target']}`** (planted: {row['planted']})  \n{row['diagnosis']}"
+                        for run in runs for _, row in run.headlines().iterrows())
 
 
 def _percent(value: float | None) -> str:
