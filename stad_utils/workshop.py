@@ -262,6 +262,31 @@ def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int =
                        comparison=comparison, seconds=seconds)
 
 
+def how_often_found(simulation: dict, sizes: Sequence[int] = (30, 100, 200), repetitions: int = 20, *,
+                    seed: int = 0) -> pd.DataFrame:
+    """How often a planted weak skill is named, per number of tasks, over repeated runs on fresh tasks.
+
+    `stad_utils.validation.power_curve` (08's read-out): repetition *r* generates new tasks with seed
+    ``seed + r`` (the exercise's families and numbers of steps; operands up to 9) and lets the target draw
+    afresh; the skills are flagged by `stad_utils.claims.flag_weak_skills` (Holm over the skills alone, without
+    the composition test the diagnosis adds to the family). One row per number of tasks: the runs, the share
+    that named each planted skill, the share that named exactly the planted skills, and the share with any
+    skill named wrongly.
+    """
+    from .validation import power_curve, power_table
+
+    planted = Simulation.model_validate(simulation)
+    trials = power_curve({**planted.model_dump(), "seed": seed}, sizes, repetitions, seed=seed,
+                         families=TASK_OPTIONS["families"], min_steps=TASK_OPTIONS["min_steps"],
+                         max_steps=TASK_OPTIONS["max_steps"])
+    table = power_table(trials, planted.weak_skills())
+    found = [column for column in table.columns if column.startswith("found: ")]
+    table = table[["n_tasks", "repetitions", *found, "skills_recovered", "any_false_flag"]].rename(columns={
+        "n_tasks": "tasks", "repetitions": "runs", "skills_recovered": "named exactly the planted skills",
+        "any_false_flag": "named a skill wrongly", **{column: f"named {column[len('found: '):]}" for column in found}})
+    return table.reset_index(drop=True)
+
+
 def _close(figures: dict) -> None:
     """Close the figures the stages drew and saved, so that a notebook shows only those it asks for."""
     import matplotlib.pyplot as plt

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from stad_utils.workshop import (MARKER, expected_accuracy, matching_penalty, planted_words, run_simulated,
-                                 simulated_target)
+from stad_utils.workshop import (MARKER, expected_accuracy, how_often_found, matching_penalty, planted_words,
+                                 run_simulated, simulated_target)
 
 WEAK = {"subtraction": 0.4, "default": 0.95}
 
@@ -78,3 +78,11 @@ def test_the_matching_penalty_equalises_the_expected_accuracy_as_asked():
     assert expected_accuracy(tasks, {"default": 0.95}, penalty) == pytest.approx(expected_accuracy(tasks, weak),
                                                                                  abs=1e-5)
     assert matching_penalty({"default": 0.95}) == 0.0  # nothing weak: no penalty needed
+
+
+def test_how_often_found_counts_the_runs_that_named_the_planted_skill():
+    table = how_often_found({"step_accuracy": {"multiplication": 0.0, "default": 1.0}}, [10, 40], 2)
+    assert list(table.columns) == ["tasks", "runs", "named multiplication", "named exactly the planted skills",
+                                   "named a skill wrongly"]
+    assert table["tasks"].tolist() == [10, 40] and table["runs"].tolist() == [2, 2]
+    assert table.iloc[-1]["named multiplication"] == 1.0  # never right alone among perfect steps: always found
