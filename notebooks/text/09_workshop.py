@@ -59,10 +59,10 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from stad_utils.workshop import (headlines_markdown, how_often_found, matching_penalty, run_simulated,
-                                 simulated_target)
+from stad_utils.workshop import (headlines_markdown, how_often_found, matching_penalty,
+                                 run_simulated, simulated_target)
 
-pd.set_option("display.max_colwidth", None)  # the headlines are sentences: never cut them
+pd.set_option("display.max_colwidth", None)  # never cut a sentence or a skill name
 
 
 def show(figure):
@@ -79,9 +79,10 @@ def show(figure):
 # 30 and on the first 200 generated tasks (word problems and clock times, two or three steps each).
 #
 # **Predict first.**
-# (a) A task has two or three steps, of twelve skills; about how many subtraction steps are there in 30 tasks?
-# (b) Will the diagnosis name subtraction at 30 tasks? At 200?
-# (c) Will it name any other skill?
+#
+# * (a) A task has two or three steps, of twelve skills; about how many subtraction steps are there in 30 tasks?
+# * (b) Will the diagnosis name subtraction at 30 tasks? At 200?
+# * (c) Will it name any other skill?
 
 # %%
 # ✏️ EDIT: the planted weakness and the sizes
@@ -93,10 +94,9 @@ sizes = [30, 200]  # numbers of generated tasks, one run each
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
-missing = {n: run_simulated(f"../results/workshop-1-{n}-tasks",
-                            [simulated_target(f"{weak_skill}-weak",
-                                              {weak_skill: weak_accuracy, "default": other_accuracy})],
-                            n_tasks=n)
+weak = simulated_target(f"{weak_skill}-weak",
+                        {weak_skill: weak_accuracy, "default": other_accuracy})
+missing = {n: run_simulated(f"../results/workshop-1-{n}-tasks", [weak], n_tasks=n)
            for n in sizes}
 print("seconds:", {n: run.seconds["total"] for n, run in missing.items()})
 
@@ -152,10 +152,11 @@ missing[max(sizes)].tested_skills()
 # three steps has two links; it fails to chain with chance 1 − 0.7² = 51%.
 #
 # **Predict first.**
-# (a) Will any skill be named weak?
-# (b) Will the diagnosis claim a failure to chain at 30 tasks? At 200?
-# (c) The composition gap is in percentage points of tasks, the penalty is a chance per link:
-# will the gap at 200 tasks be −30 points, more negative, or less?
+#
+# * (a) Will any skill be named weak?
+# * (b) Will the diagnosis claim a failure to chain at 30 tasks? At 200?
+# * (c) The composition gap is in percentage points of tasks, the penalty is a chance per link:
+#   will the gap at 200 tasks be −30 points, more negative, or less?
 
 # %%
 # ✏️ EDIT: the planted penalty and the sizes
@@ -166,9 +167,8 @@ sizes = [30, 200]  # numbers of generated tasks, one run each
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
-chaining = {n: run_simulated(f"../results/workshop-2-{n}-tasks",
-                             [simulated_target("chain-weak", {"default": every_step}, composition_penalty)],
-                             n_tasks=n)
+weak = simulated_target("chain-weak", {"default": every_step}, composition_penalty)
+chaining = {n: run_simulated(f"../results/workshop-2-{n}-tasks", [weak], n_tasks=n)
             for n in sizes}
 print("seconds:", {n: run.seconds["total"] for n, run in chaining.items()})
 
@@ -190,8 +190,8 @@ for n, run in chaining.items():
 # alone (`stad_utils.validation.estimate_composition_penalty`, the estimate 08 uses):
 
 # %%
-pd.DataFrame([{"tasks": n, "planted penalty": composition_penalty, **{key: round(value, 3) if key != "n" else value
-              for key, value in run.penalty_fit().items()}} for n, run in chaining.items()])
+pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}
+              for n, run in chaining.items()]).round(3)
 
 # %% [markdown]
 # <details><summary>Solution</summary>
@@ -229,9 +229,10 @@ pd.DataFrame([{"tasks": n, "planted penalty": composition_penalty, **{key: round
 # 07 compares them on the same tasks.
 #
 # **Predict first.**
-# (a) Will 07 say one of them is significantly more accurate as asked?
-# (b) Which one has a negative composition gap, and which has a skill named weak?
-# (c) If you only had the accuracy as asked, could you tell them apart?
+#
+# * (a) Will 07 say one of them is significantly more accurate as asked?
+# * (b) Which one has a negative composition gap, and which has a skill named weak?
+# * (c) If you only had the accuracy as asked, could you tell them apart?
 
 # %%
 # ✏️ EDIT: the skill-weak target (the chain-weak target's penalty follows from it)
@@ -241,15 +242,19 @@ other_accuracy = 0.95  # every other step, for both targets
 n_tasks = 200  # the same tasks for both
 
 # %%
-penalty = matching_penalty({weak_skill: weak_accuracy, "default": other_accuracy}, n_tasks=n_tasks)
+penalty = matching_penalty({weak_skill: weak_accuracy, "default": other_accuracy},
+                           n_tasks=n_tasks)
 print(f"composition penalty giving the same expected accuracy as asked: {penalty:.2f}")
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
-skill_weak = simulated_target("skill-weak", {weak_skill: weak_accuracy, "default": other_accuracy}, 0.0, seed=0)
-chain_weak = simulated_target("chain-weak", {"default": other_accuracy}, round(penalty, 2), seed=1)
-pair = run_simulated("../results/workshop-3-same-score", [skill_weak, chain_weak], n_tasks=n_tasks, compare=True)
+skill_weak = simulated_target("skill-weak", {weak_skill: weak_accuracy, "default": other_accuracy},
+                              composition_penalty=0.0, seed=0)
+chain_weak = simulated_target("chain-weak", {"default": other_accuracy},
+                              composition_penalty=round(penalty, 2), seed=1)
+pair = run_simulated("../results/workshop-3-same-score", [skill_weak, chain_weak],
+                     n_tasks=n_tasks, compare=True)
 print("seconds:", pair.seconds["total"])
 
 # %% [markdown]
@@ -315,7 +320,8 @@ repetitions = 20
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
 began = time.perf_counter()
-power = how_often_found({"step_accuracy": {weak_skill: weak_accuracy, "default": other_accuracy}}, sizes, repetitions)
+planted = {"step_accuracy": {weak_skill: weak_accuracy, "default": other_accuracy}}
+power = how_often_found(planted, sizes, repetitions)
 print(f"seconds: {time.perf_counter() - began:.1f}")
 
 # %% [markdown]
