@@ -24,10 +24,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
 
+from .schema import Comparison, Estimate, ModelSummary, RunSummary
 from .simulate import Simulation
 from .store import RunPaths
+from .wording import p_text, percent_text, points
 
 MARKER = ".workshop-run"
 """The file that marks a folder as a workshop run, which the next run of an exercise may clear."""
@@ -84,9 +85,9 @@ class WorkshopRun:
     folder: Path
     targets: list[dict]
     n_tasks: int
-    summary: dict
-    """06_analyze's ``summary.json``: per model (``summary["models"][label]``) its numbers and diagnosis."""
-    comparison: dict | None = None
+    summary: RunSummary
+    """06_analyze's ``summary.json``: per model (``summary.models[label]``) its numbers and diagnosis."""
+    comparison: Comparison | None = None
     """07_compare's ``comparison.json``, when the run compared its targets."""
     seconds: dict = field(default_factory=dict)
     """Wall-clock seconds per stage, and ``"total"``."""
@@ -96,16 +97,16 @@ class WorkshopRun:
         """The targets' labels, in the order they were given."""
         return [_label(target) for target in self.targets]
 
-    def numbers(self, model: str | None = None) -> dict:
+    def numbers(self, model: str | None = None) -> ModelSummary:
         """One model's entry of ``summary.json`` (the first target's by default)."""
-        return self.summary["models"][model or self.models[0]]
+        return self.summary.models[model or self.models[0]]
 
     def headlines(self) -> pd.DataFrame:
         """Per target: what was planted, and the diagnosis headline that 06 and report.html write."""
         rows = []
         for target, model in zip(self.targets, self.models):
             rows.append({"target": model, "tasks": self.n_tasks, "planted": planted_words(target["simulation"]),
-                         "diagnosis": self.numbers(model)["diagnosis"]["headline"]})
+                         "diagnosis": self.numbers(model).diagnosis.headline})
         return pd.DataFrame(rows)
 
     def tested_skills(self, model: str | None = None) -> pd.DataFrame:
@@ -114,20 +115,19 @@ class WorkshopRun:
         A skill with fewer answered isolated questions than the analysis' ``min_support`` is not
         tested; ``untested`` lists the skills of the run's steps that were left out.
         """
-        diagnosis = self.numbers(model)["diagnosis"]
-        rows = [{"skill": entry["skill"], "n alone": entry["isolated_accuracy"]["n"],
-                 "right alone": _percent(entry["isolated_accuracy"]["value"]),
-                 "other skills": _percent(entry["others_accuracy"]["value"]),
-                 "Holm-adjusted p": _p(entry["p_adjusted"]), "named weak": bool(entry["weak"])}
-                for entry in diagnosis.get("tested_skills") or []]
+        rows = [{"skill": entry.skill, "n alone": entry.isolated_accuracy.n,
+                 "right alone": percent_text(entry.isolated_accuracy.value),
+                 "other skills": percent_text(entry.others_accuracy.value),
+                 "Holm-adjusted p": p_text(entry.p_adjusted), "named weak": entry.weak}
+                for entry in self.numbers(model).diagnosis.tested_skills]
         return pd.DataFrame(rows, columns=["skill", "n alone", "right alone", "other skills", "Holm-adjusted p",
                                            "named weak"])
 
     def untested(self, model: str | None = None) -> dict[str, int]:
         """Skills of the run's steps that the diagnosis did not test, with their number of steps."""
         numbers = self.numbers(model)
-        tested = {entry["skill"] for entry in numbers["diagnosis"].get("tested_skills") or []}
-        return {skill: int(entry["occurrences"]) for skill, entry in sorted(numbers["per_skill"].items())
+        tested = {entry.skill for entry in numbers.diagnosis.tested_skills}
+        return {skill: int(entry.occurrences) for skill, entry in sorted(numbers.per_skill.items())
                 if skill not in tested}
 
     def scores_and_gaps(self) -> pd.DataFrame:
@@ -135,23 +135,22 @@ class WorkshopRun:
         rows = []
         for model in self.models:
             numbers = self.numbers(model)
-            diagnosis, accuracy = numbers["diagnosis"], numbers["accuracy_original"]
-            gap = diagnosis.get("composition_effect") or {}
-            rows.append({"target": model, "tasks": numbers["n_tasks"],
-                         "accuracy as asked": _interval(accuracy, percent=True),
-                         "composition gap (points)": _interval(gap, percent=False) if gap.get("value") is not None
-                         else "not computed",
-                         "fails to chain": bool(diagnosis.get("composition_failure")),
-                         "skills named weak": ", ".join(diagnosis.get("weak_skills") or []) or "none"})
+            diagnosis, gap = numbers.diagnosis, numbers.diagnosis.composition_effect
+            rows.append({"target": model, "tasks": numbers.n_tasks,
+                         "accuracy as asked": _interval(numbers.accuracy_original, percent=True),
+                         "composition gap (points)": (_interval(gap, percent=False) if gap and gap.value is not None
+                                                      else "not computed"),
+                         "fails to chain": diagnosis.composition_failure,
+                         "skills named weak": ", ".join(diagnosis.weak_skills) or "none"})
         return pd.DataFrame(rows)
 
     def accuracy_statement(self) -> str:
         """07's first claim for the first pair: both accuracies as asked on the same tasks and their difference."""
-        from .compare import accuracy_statement
+        from .wording import accuracy_statement
 
-        if not self.comparison or not self.comparison["comparisons"]:
+        if not self.comparison or not self.comparison.comparisons:
             raise ValueError("this run compared no targets: run_simulated(..., compare=True) with two targets")
-        return accuracy_statement(self.comparison["comparisons"][0])
+        return accuracy_statement(self.comparison.comparisons[0])
 
     def penalty_fit(self, model: str | None = None) -> dict:
         """The composition penalty estimated from one model's outcomes (`stad_utils.validation`), to set beside
@@ -178,23 +177,11 @@ def headlines_markdown(*runs: WorkshopRun) -> str:
                         for run in runs for _, row in run.headlines().iterrows())
 
 
-def _percent(value: float | None) -> str:
-    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.0%}"
-
-
-def _p(value: float | None) -> str:
-    return "–" if value is None else ("< 0.001" if value < 0.001 else f"{value:.3f}")
-
-
-def _interval(entry: dict, *, percent: bool) -> str:
-    low, high = entry["ci95"]
+def _interval(entry: Estimate, *, percent: bool) -> str:
+    low, high = entry.ci95
     if percent:
-        return f"{entry['value']:.0%} ({low:.0%}–{high:.0%}, n = {entry['n']})"
-
-    def signed(value: float) -> str:
-        return f"{value * 100:+.0f}".replace("-", "−").replace("+0", "0")
-
-    return f"{signed(entry['value'])} ({signed(low)} to {signed(high)}, n = {entry['n']})"
+        return f"{percent_text(entry.value)} ({percent_text(low)}–{percent_text(high)}, n = {entry.n:g})"
+    return f"{points(entry.value).replace('+0', '0')} ({points(low)} to {points(high)}, n = {entry.n:g})"
 
 
 def planted_words(simulation: dict) -> str:
@@ -295,16 +282,15 @@ def _close(figures: dict) -> None:
         plt.close(figure)
 
 
-def expected_accuracy(tasks: Sequence, step_accuracy: dict[str, float], composition_penalty: float = 0.0) -> float:
-    """The chance that a simulated target solves a task as asked, averaged over ``tasks`` (their reference steps).
+def exercise_ladders(n_tasks: int = 200, seed: int = 0) -> list:
+    """The exercises' generated tasks as verified ladders of their reference steps (what the oracle teacher builds)."""
+    from .records import Ladder
+    from .tasks import generate_tasks
 
-    A task of K steps is solved as asked with chance Π p(skill of step i) · (1 − c)^(K − 1)
-    (`stad_utils.simulate`).
-    """
-    planted = Simulation(step_accuracy=step_accuracy, composition_penalty=composition_penalty)
-    chances = [np.prod([planted.accuracy(step.skill) for step in task.reference_steps])
-               * (1 - composition_penalty) ** (len(task.reference_steps) - 1) for task in tasks]
-    return float(np.mean(chances))
+    tasks = generate_tasks(n_tasks, seed=seed, **{k: tuple(v) if k == "families" else v
+                                                  for k, v in TASK_OPTIONS.items()})
+    return [Ladder(task=task, teacher="oracle", steps=task.reference_steps, scaffolds=task.reference_scaffolds,
+                   isolated=task.reference_isolated, verified=True) for task in tasks]
 
 
 def matching_penalty(step_accuracy: dict[str, float], *, n_tasks: int = 200, seed: int = 0) -> float:
@@ -312,14 +298,16 @@ def matching_penalty(step_accuracy: dict[str, float], *, n_tasks: int = 200, see
 
     The target without weak skills does every step alone with the ``default`` chance of
     ``step_accuracy``; both targets then solve the exercise's generated tasks as asked equally often
-    in expectation (`expected_accuracy`), one because it misses a skill, the other because it fails to chain.
+    in expectation (`stad_utils.simulate.matching_penalty`), one because it misses a skill, the other
+    because it fails to chain.
     """
-    from .tasks import generate_tasks
+    from .simulate import expected_accuracy
+    from .simulate import matching_penalty as penalty_for
 
-    tasks = generate_tasks(n_tasks, seed=seed, **{k: tuple(v) if k == "families" else v
-                                                  for k, v in TASK_OPTIONS.items()})
-    default = {"default": Simulation(step_accuracy=step_accuracy).accuracy(None)}
-    goal = expected_accuracy(tasks, step_accuracy)
-    if expected_accuracy(tasks, default) <= goal:
+    ladders = exercise_ladders(n_tasks, seed)
+    weak = Simulation(step_accuracy=step_accuracy)
+    chaining = Simulation(step_accuracy={"default": weak.accuracy(None)})
+    goal = expected_accuracy(weak, ladders)
+    if expected_accuracy(chaining, ladders) <= goal:
         return 0.0
-    return float(brentq(lambda c: expected_accuracy(tasks, default, c) - goal, 0.0, 1.0, xtol=1e-6))
+    return penalty_for(chaining, goal, ladders)

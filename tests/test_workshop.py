@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stad_utils.workshop import (MARKER, expected_accuracy, how_often_found, matching_penalty, planted_words,
+from stad_utils.workshop import (MARKER, how_often_found, matching_penalty, planted_words,
                                  run_simulated, simulated_target)
 
 WEAK = {"subtraction": 0.4, "default": 0.95}
@@ -29,7 +29,7 @@ def test_a_run_reads_back_the_diagnosis_of_each_target(tmp_path):
                simulated_target("perfect", {"default": 1.0})]
     run = run_simulated(tmp_path / "run", targets, n_tasks=40, compare=True, n_resamples=100, n_permutations=50)
     assert run.models == ["simulated:skill-weak", "simulated:perfect"]
-    assert set(run.summary["models"]) == set(run.models)
+    assert set(run.summary.models) == set(run.models)
     headlines = run.headlines()
     assert list(headlines["target"]) == run.models and headlines["diagnosis"].str.len().gt(0).all()
     assert "subtraction" in run.tested_skills("simulated:skill-weak")["skill"].tolist() or \
@@ -51,7 +51,7 @@ def test_a_second_run_clears_its_own_folder_but_never_a_foreign_one(tmp_path):
     target = [simulated_target("t", WEAK)]
     run_simulated(folder, target, n_tasks=6, n_resamples=50)
     run = run_simulated(folder, target, n_tasks=4, n_resamples=50)  # fewer tasks: nothing of the first run kept
-    assert run.numbers()["n_tasks"] == 4
+    assert run.numbers().n_tasks == 4
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("keep")
@@ -68,15 +68,16 @@ def test_a_run_refuses_a_target_that_is_not_simulated(tmp_path):
 
 
 def test_the_matching_penalty_equalises_the_expected_accuracy_as_asked():
-    from stad_utils.tasks import generate_tasks
-    from stad_utils.workshop import TASK_OPTIONS
+    from stad_utils.simulate import Simulation, expected_accuracy
+    from stad_utils.workshop import exercise_ladders
 
     weak = {"multiplication": 0.4, "default": 0.95}
     penalty = matching_penalty(weak, n_tasks=100)
     assert 0 < penalty < 1
-    tasks = generate_tasks(100, seed=0, **{**TASK_OPTIONS, "families": tuple(TASK_OPTIONS["families"])})
-    assert expected_accuracy(tasks, {"default": 0.95}, penalty) == pytest.approx(expected_accuracy(tasks, weak),
-                                                                                 abs=1e-5)
+    ladders = exercise_ladders(100)
+    chaining = Simulation(step_accuracy={"default": 0.95}, composition_penalty=penalty)
+    assert expected_accuracy(chaining, ladders) == pytest.approx(
+        expected_accuracy(Simulation(step_accuracy=weak), ladders), abs=1e-5)
     assert matching_penalty({"default": 0.95}) == 0.0  # nothing weak: no penalty needed
 
 
