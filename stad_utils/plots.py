@@ -644,8 +644,9 @@ def teaching_ladder(run_dir, model: str | None = None, task_id: str | None = Non
     """(ladder, outcome, verdicts) of one task of a run, for `plot_method_ladder`.
 
     Without ``task_id``: a verified ladder on which a simulated target (or ``model``) needed help
-    (k > 0), preferring the most steps, then the highest k, then the shortest question; so the
-    picture shows a failure, a level that helped and a bottleneck step.
+    (k > 0), preferring the most steps, then one with a step failed alone (a weak skill shows beside
+    the ladder), then the highest k, then the shortest question; so the picture shows a failure, a
+    level that helped and a bottleneck step.
     """
     from .records import Ladder, Verdict
     from .store import RunPaths, read_records
@@ -659,8 +660,8 @@ def teaching_ladder(run_dir, model: str | None = None, task_id: str | None = Non
         outcomes = [o for o in outcomes if o.task_id == task_id]
     else:
         helped = [o for o in outcomes if o.k is not None and o.k > 0]
-        outcomes = sorted(helped, key=lambda o: (-o.n_steps, -o.k, len(ladders[o.task_id].task.question),
-                                                 o.model, o.task_id))
+        outcomes = sorted(helped, key=lambda o: (-o.n_steps, False not in o.isolated, -o.k,
+                                                 len(ladders[o.task_id].task.question), o.model, o.task_id))
     if not outcomes:
         raise ValueError(f"{run_dir}: no verified ladder with k > 0 for "
                          f"{model or 'a simulated target'}{f' on {task_id}' if task_id else ''}")
@@ -688,9 +689,15 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
     question_chars = int((width - 5.6) * 9.2)  # characters per line of the question column at this size
     left, question_x, verdict_x = 0.25, 2.75, width - 2.6
 
-    rows = []  # (kind, level, given lines, question lines)
+    given_chars = int(question_chars * 0.88)  # the given steps are bold, so wider per character
+    rows = []  # (level, given lines with their colours, question lines)
     for level, question in enumerate([ladder.task.question, *ladder.scaffolds]):
-        given = [_step_words(ladder, i) for i in range(1, level + 1)]
+        given = []
+        for i in range(1, level + 1):
+            is_bottleneck = k is not None and level == k and i == k
+            words = "given: " + _step_words(ladder, i) + ("   ← bottleneck step" if is_bottleneck else "")
+            colour = _BOTTLENECK_COLOUR if is_bottleneck else _GIVEN_COLOUR
+            given += [(wrapped, colour) for wrapped in textwrap.wrap(words, given_chars)]
         rows.append((level, given, textwrap.wrap(question, question_chars)))
     step_chars = int((width - 0.5) / n_steps * 8.0)
     steps = []  # per step: its heading lines, and the isolated question's lines
@@ -741,10 +748,8 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
         if is_k:
             text(left, y + 2.3 * line, f"← k = {k}\nfirst level\nsolved", color=_BOTTLENECK_COLOUR, fontweight="bold")
         row_y = y
-        for i, words in enumerate(given, start=1):
-            is_bottleneck = is_k and i == k
-            text(question_x, row_y, ("given: " + words) + ("   ← bottleneck step" if is_bottleneck else ""),
-                 color=_BOTTLENECK_COLOUR if is_bottleneck else _GIVEN_COLOUR, fontweight="bold")
+        for words, colour in given:
+            text(question_x, row_y, words, color=colour, fontweight="bold")
             row_y += line
         text(question_x, row_y, "\n".join(question), linespacing=1.3)
         variant = "original" if level == 0 else "scaffold"
