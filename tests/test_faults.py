@@ -103,17 +103,20 @@ def test_a_full_disk_stops_with_one_line_and_the_next_run_loses_nothing(tmp_path
         assert json.loads((run_dir / "notebooks" / f"{stage}.ipynb").read_text())["cells"]
 
 
-def test_a_full_disk_inside_a_stage_stops_with_one_line(tmp_path, capsys):
+def test_a_full_disk_inside_a_stage_stops_with_one_line(tmp_path, capsys, monkeypatch):
     params = write_params(tmp_path)
+    # The disk fills while stage 04 writes skills.jsonl, inside the stage's kernel (tests/full_disk).
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(Path(__file__).parent / "full_disk"),
+                                                      os.environ.get("PYTHONPATH", "")]))
+    monkeypatch.setenv("STAD_FULL_DISK_FILES", "skills.jsonl")
     skills = tmp_path / "results" / "faults" / "skills.jsonl"
-    skills.parent.mkdir(parents=True)
-    skills.symlink_to("/dev/full")  # every write there fails with ENOSPC, inside the stage's kernel
     first_four = [arg for stage in ("01_tasks", "02_decompose", "03_scaffold", "04_skills") for arg in ("--stage", stage)]
     assert main([str(params), *first_four]) == 1
     err = capsys.readouterr().err.strip()
     assert err == ("error: no space left on the device while running stage 04_skills. Free some space and run "
                    "again: what was finished is kept and the run resumes from there")
-    skills.unlink()  # space again
+    assert not skills.exists() and not list(skills.parent.glob(".skills.jsonl.*"))  # no torn or partial file
+    monkeypatch.delenv("STAD_FULL_DISK_FILES")  # space again
     assert main([str(params), *first_four]) == 0 and skills.read_text().count("\n") >= 3
 
 
