@@ -15,13 +15,15 @@ finish reason, never a judge verdict) by a careful reading of the final answer i
 questions and gold answers are not stored in the fixture; they are read from ``../shared/data``.
 The ``dev`` split (618) was used while the judge was built; the ``held_out`` split (213: new
 quickstart replies and a second set of styled replies to other questions) was labelled after,
-and never looked at during development. ``held_out_r5`` (163) holds issue 17's failing classes,
-written and labelled blind. ``blind_math`` (240, issue 24) holds replies in the styles of strong
+and never looked at during development. ``held_out_r5`` (163) holds classes of replies the judge once failed,
+written and labelled blind. ``blind_math`` (240) holds replies in the styles of strong
 models to MATH Level 5 and MATH-500 problems (boxed, "Final Answer: The final answer is",
 equations, intervals, several solutions, ``<think>`` blocks, chat-template tokens), written and
 labelled by someone who never saw the judge (its README: one reply per problem; labels
 ``correct`` 170, ``wrong`` 50, ``no_answer`` 12, ``ambiguous`` 8), and measured once the judge was
-built; its task ids name a line of the benchmark file (``math500-17``).
+built; its task ids name a line of the benchmark file (``math500-17``). ``blind_math_2`` (150) is a
+second such set by another writer, on other problems (labels ``correct`` 101, ``wrong`` 36,
+``ambiguous`` 7, ``no_answer`` 6), measured once, after the judge's last change.
 
 Measures, per split and benchmark (the judge's outcome against the label):
 
@@ -81,7 +83,7 @@ def benchmark_of(source: str) -> str:
 
 
 _LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|math500|tot_arithmetic)-(?P<line>\d+)")
-BY_FILE_LINE = {"held_out_r5", "blind_math"}
+BY_FILE_LINE = {"held_out_r5", "blind_math", "blind_math_2"}
 """Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
 MATH_500 = "math500_test_prm800k.jsonl"
 """MATH-500 (``math500-12``), posed as the project poses a MATH task (`stad_utils.tasks.load_tasks` ``math_hard``)."""

@@ -152,7 +152,11 @@ def test_kill_9_in_the_middle_of_evaluation_then_resume(tmp_path):
     ladders = read_records(paths.ladders, Ladder.model_validate)
     distinct = len({prompt for ladder in ladders for _, _, prompt, _ in evaluation_items(ladder)})
     assert asked_before_kill < distinct  # it really was killed before the end
-    assert len(server.requests) <= distinct + 2  # at most the calls in flight at the kill are asked again
+    from stad_utils.client import TRACE_PROBE
+
+    questions = [r for r in server.requests if r["body"]["messages"][-1]["content"] != TRACE_PROBE]  # preflights
+    assert len(server.requests) - len(questions) == 2  # probes the endpoint once, outside the cache
+    assert len(questions) <= distinct + 2  # at most the calls in flight at the kill are asked again
     verdicts = read_records(paths.verdicts, Verdict.model_validate)
     keys = [(v.task_id, v.variant, v.level) for v in verdicts]
     assert len(keys) == len(set(keys)) == sum(2 * ladder.n_steps for ladder in ladders)
