@@ -1,6 +1,6 @@
 """One function per arrow of the method; the stages (`stad_utils.stages`) call these with the records they read.
 
-    tasks ─decompose─► decompositions ─build_ladders─► ladders ─evaluate─► verdicts ─► outcomes
+tasks ─decompose─► decompositions ─build_ladders─► ladders ─evaluate─► verdicts ─► outcomes
 """
 
 from __future__ import annotations
@@ -20,8 +20,17 @@ from .definitions import check_policy
 from .judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from .metrics import is_error, latest_verdicts
 from .monitor import ProgressLog
-from .records import (AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict,
-                      evaluation_items)
+from .records import (
+    AnswerFormat,
+    Decomposition,
+    Ladder,
+    LadderPolicy,
+    LevelCheck,
+    Task,
+    VariantKind,
+    Verdict,
+    evaluation_items,
+)
 from .store import RecordFile
 from .structured import RAN_OUT_WHILE_REASONING, Unavailable, Unusable
 from .teachers import Teacher

@@ -209,7 +209,8 @@ class EndpointConfig(BaseModel):
 
     def reasoning_fields(self) -> dict[str, Any]:
         """The request fields of the reasoning settings that are set (none at all for other models,
-        so their requests and cache keys stay as they were)."""
+        so their requests and cache keys stay as they were).
+        """
         fields: dict[str, Any] = {}
         if self.reasoning_effort is not None:
             fields["reasoning_effort"] = self.reasoning_effort
@@ -344,7 +345,8 @@ class ResponseCache:
     @staticmethod
     def key(model: str, messages: Messages, params: dict[str, Any], sample: int = 0) -> str:
         """A hash of the request; the sample index enters only from the second sample on, so that
-        caches written before repeated trials existed still answer sample 0."""
+        caches written before repeated trials existed still answer sample 0.
+        """
         request = {"model": model, "messages": messages, "params": params}
         if sample:
             request["sample"] = sample
@@ -867,7 +869,8 @@ def _snippet(body: bytes, limit: int = 160) -> str:
 
 def storable(result: ChatResult) -> dict[str, Any]:
     """A reply as the cache keeps it: what the server sent, its trace fields only when it sent them (so the
-    entries of other models stay as they were)."""
+    entries of other models stay as they were).
+    """
     entry = {"text": result.content if result.content is not None else result.text,
              "finish_reason": result.finish_reason, "latency_s": result.latency_s,
              "prompt_tokens": result.prompt_tokens, "completion_tokens": result.completion_tokens}

@@ -35,14 +35,30 @@ from pathlib import Path
 import yaml
 
 from .client import EndpointUnavailable
-from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
-                    write_atomic, write_json_atomic)
+from .files import (
+    DiskFull,
+    RunLocked,
+    exclusive_run,
+    is_disk_full,
+    read_json_or_rebuild,
+    remove_partial_files,
+    write_atomic,
+    write_json_atomic,
+)
 from .manifest import stage_finished, start_manifest
 from .monitor import follow
-from .params import (NOTEBOOKS, STAGES, check_loaded_params, check_params, endpoint_blocks, load_params,
-                     notebook_parameters, resolve_paths)
-from .secrets import configured_secrets, mask_secrets
+from .params import (
+    NOTEBOOKS,
+    STAGES,
+    check_loaded_params,
+    check_params,
+    endpoint_blocks,
+    load_params,
+    notebook_parameters,
+    resolve_paths,
+)
 from .report import write_html_report
+from .secrets import configured_secrets, mask_secrets
 from .store import RunPaths
 
 RESULTS = NOTEBOOKS.parent / "results"  # where run folders go unless the params file says otherwise

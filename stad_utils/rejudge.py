@@ -20,10 +20,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from .chain import judge_item, judged_fields
 from .judge import LLMJudgeFn, judge_answers, judge_version
 from .metrics import latest_verdicts, outcomes
 from .records import JudgeOutcome, Ladder, StepSkill, Verdict
-from .chain import judge_item, judged_fields
 from .store import RecordFile, RunPaths, read_records
 
 

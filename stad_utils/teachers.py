@@ -21,8 +21,17 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .official._prompts import (OfficialPrompts, fill_isolated, fill_scaffold, fill_segment, fill_step_answers,
-                                load_official_prompts, read_rewritten_question, read_segments, read_step_answers)
+from .official._prompts import (
+    OfficialPrompts,
+    fill_isolated,
+    fill_scaffold,
+    fill_segment,
+    fill_step_answers,
+    load_official_prompts,
+    read_rewritten_question,
+    read_segments,
+    read_step_answers,
+)
 from .placebo import new_values, template_placebos
 from .records import Step, Task
 from .structured import Failure, Unavailable, Unusable, ask_json, chat_to_an_answer, render

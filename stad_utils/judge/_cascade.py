@@ -11,8 +11,20 @@ from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
 from ._latex import answer_math, unit_in_words, without_unit
 from ._symbolic import compare_math_verify, math_expression
-from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, in_context, infer_format, kind_for, mentions_a_number,
-                      normalise_text, parse_number, written_plainly)
+from ._values import (
+    LATEX,
+    NUMBER,
+    Kind,
+    OtherKind,
+    distinct,
+    in_context,
+    infer_format,
+    kind_for,
+    mentions_a_number,
+    normalise_text,
+    parse_number,
+    written_plainly,
+)
 
 JUDGE_VERSION = "cascade-6"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
@@ -197,7 +209,8 @@ def _result_part(span: str) -> tuple[str, bool]:
 
 def _hedge(span: str, kind: Kind) -> re.Match | None:
     """The first hedge of the span, passing over a modal inside the subject of "is" ("the largest value that
-    $n$ could be is 12"), which states no value before its copula."""
+    $n$ could be is 12"), which states no value before its copula.
+    """
     for hedge in _HEDGE.finditer(span):
         copula = _COPULA.search(span, hedge.end()) if _MODAL.fullmatch(hedge.group(0)) else None
         if copula is None or kind.read(span[hedge.end():copula.start()]):
@@ -212,7 +225,8 @@ _TOTAL_AFTER = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:in\s+total|altogether|in\s+al
 
 def _marked(span: str, value, kind: Kind) -> bool:
     """Whether the span marks ``value`` as its answer: in Markdown bold ("Ella would earn **$132** after 12 hours"),
-    or as a total ("a total of 36 hours across the 8 weeks", "35 apples in total")."""
+    or as a total ("a total of 36 hours across the 8 weeks", "35 apples in total").
+    """
     if any(len(found := kind.read(next(g for g in bold.groups() if g))) == 1 and kind.same(found[0], value)
            for bold in _BOLD.finditer(span)):
         return True
@@ -304,7 +318,8 @@ def _question_values(item: JudgeItem, kind: Kind) -> list:
 
 def _cut_through(reading: Reading, commitment: Commitment) -> bool:
     """Whether the reply breaks off at the end of the committed span, so that its value may be cut short
-    ("The answer is: 4" of 47); a span followed by anything, even a line break, was written whole."""
+    ("The answer is: 4" of 47); a span followed by anything, even a line break, was written whole.
+    """
     return reading.cut_off and reading.reply.rstrip(" \t*_`").endswith(commitment.text)
 
 
@@ -507,7 +522,8 @@ def _before_a_closing_recap(reading: Reading) -> Commitment:
 
 def _without_a_closing_aside(sentence: str, kind: Kind) -> str:
     """The sentence without a bracketed aside at its end, when the rest states a value of the kind
-    ("6 + 3 + 8 = 17 hours (1,020 minutes)." → 17 hours; "11 cups of flour (5,5 dozen × 2 cups per dozen)")."""
+    ("6 + 3 + 8 = 17 hours (1,020 minutes)." → 17 hours; "11 cups of flour (5,5 dozen × 2 cups per dozen)").
+    """
     aside = _CLOSING_ASIDE.search(sentence)
     if aside and kind.read(sentence[:aside.start()]):
         return sentence[:aside.start()]
@@ -636,7 +652,8 @@ _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|ab
 def _math_verify_says(math: str, reference: str) -> bool | None:
     """math-verify on an answer and the reference, both without a unit in words, which it would read as a
     factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``); ``None`` when both name a unit and
-    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong)."""
+    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong).
+    """
     units = unit_in_words(math), unit_in_words(reference)
     if all(units) and units[0] != units[1]:
         return None

@@ -44,7 +44,8 @@ def verify_in_this_process(span: str, reference: str, timeout: int | None = TIME
 def _expand_to_the_same(gold, answer) -> bool:
     """Whether two expressions expand to one polynomial in the same letters: math-verify misses some
     (``\\frac{3+3i}{2}`` and ``\\frac32+\\frac32 i``, whose ``i`` it gives two different assumptions); equal
-    expansions are the same value, so this never credits a wrong answer."""
+    expansions are the same value, so this never credits a wrong answer.
+    """
     from sympy import Expr, Symbol, expand
 
     if not isinstance(gold, Expr) or not isinstance(answer, Expr):
@@ -145,7 +146,8 @@ def _result_of(expression: str) -> str:
 def _whole(expression: str) -> str:
     """An expression as math-verify compares it: whole, relation signs and all, since math-verify compares an
     equation's right-hand side with a value and a relation with a relation (``y=-\\frac12x+\\frac34`` with
-    ``2x+4y-3=0``); only an approximation is cut to what it approximates to."""
+    ``2x+4y-3=0``); only an approximation is cut to what it approximates to.
+    """
     return _APPROXIMATION_SIGN.split(expression)[-1].strip().rstrip(".,;")
 
 

@@ -28,8 +28,19 @@ from typing import Any
 from ..records import AnswerFormat
 from ..structured import literal_value
 from ._latex import answer_math, normal_form, same_answer
-from ._numbers import (READERS, Number, as_number, asked_unit, compound_durations, duration_parts, durations_in_unit,
-                       grouped_thousands, numbers_in, unclear_numbers_in, writes_thousands_with)
+from ._numbers import (
+    READERS,
+    Number,
+    as_number,
+    asked_unit,
+    compound_durations,
+    duration_parts,
+    durations_in_unit,
+    grouped_thousands,
+    numbers_in,
+    unclear_numbers_in,
+    writes_thousands_with,
+)
 
 
 @dataclass(frozen=True)

@@ -53,10 +53,30 @@ from typing import Any
 from ..judge import infer_format
 from ..records import Decomposition, Ladder, LevelCheck, Step, Task, Verdict
 from ..store import RecordError
-from ._fields import (ANSWER, CATEGORY, CHAIN, CHAIN_FIELDS, DECOMPOSITION_EVALUATION, DECOMPOSITION_SCORE,
-                      DECOMPOSITIONS, EVALUATION, EVALUATION_SCORE, ID, QUESTION, SCAFFOLDING, SCAFFOLDING_EVALUATION,
-                      SCAFFOLDING_SCORE, SCAFFOLDING_VERIFICATION, SOLUTION, SUB_TASK, SUB_TASK_ANSWER, TASK_FIELDS,
-                      FileKind, fields_of, kind_of)
+from ._fields import (
+    ANSWER,
+    CATEGORY,
+    CHAIN,
+    CHAIN_FIELDS,
+    DECOMPOSITION_EVALUATION,
+    DECOMPOSITION_SCORE,
+    DECOMPOSITIONS,
+    EVALUATION,
+    EVALUATION_SCORE,
+    ID,
+    QUESTION,
+    SCAFFOLDING,
+    SCAFFOLDING_EVALUATION,
+    SCAFFOLDING_SCORE,
+    SCAFFOLDING_VERIFICATION,
+    SOLUTION,
+    SUB_TASK,
+    SUB_TASK_ANSWER,
+    TASK_FIELDS,
+    FileKind,
+    fields_of,
+    kind_of,
+)
 
 TEACHER = "official"
 """The ``teacher`` of records read from official files."""

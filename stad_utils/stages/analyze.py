@@ -1,5 +1,6 @@
 """Stage 06: one model's outcomes analysed — the diagnosis, the funnel, accuracy per level, k,
-bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``."""
+bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``.
+"""
 
 from __future__ import annotations
 

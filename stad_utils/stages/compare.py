@@ -1,5 +1,6 @@
 """Stage 07: every pair of models compared on the same tasks, into ``comparison.json``, the comparison
-section of ``report.md`` and ``figures/``."""
+section of ``report.md`` and ``figures/``.
+"""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ import pandas as pd
 
 from ..files import write_atomic
 from ..records import Ladder, StepSkill
-from ..store import RunPaths, read_records, record_usage
 from ..serving import open_client
 from ..skills import SkillMapper, apply_skill_table, map_skills, name_skills_with_llm, skill_map_table, skill_summary
+from ..store import RunPaths, read_records, record_usage
 from . import StageParams, StageResult
 
 
@@ -42,7 +42,6 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
 
     Clustering is a single fit over all steps, so this stage rewrites its files rather than appending.
     """
-
     params = params or Params()
     ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
     mapper = SkillMapper(params.embedding_model, cluster_on=params.cluster_on, n_clusters=params.n_clusters or None,

@@ -1,5 +1,6 @@
 """Stage 08: does the diagnosis find what was planted? A simulated target with known weaknesses,
-one run and a power curve, into the run's ``validation/`` folder."""
+one run and a power curve, into the run's ``validation/`` folder.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +14,16 @@ from ..claims import diagnose, flag_weak_skills
 from ..files import write_atomic
 from ..simulate import Simulation
 from ..store import RunPaths
-from ..validation import (Chain, estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
-                          run_chain, tasks_needed)
+from ..validation import (
+    Chain,
+    estimate_composition_penalty,
+    plot_power,
+    power_curve,
+    power_table,
+    recovery,
+    run_chain,
+    tasks_needed,
+)
 from . import StageParams, StageResult
 from ._figures import save_figures
 
