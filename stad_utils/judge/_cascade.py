@@ -159,7 +159,9 @@ def _assertion_past_negation(span: str, kind: Kind) -> tuple[str, str | None]:
     """
     for negation in _NEGATION.finditer(span):
         rest = span[negation.end():]
-        if not kind.read(_NEGATED_WINDOW.match(rest).group(0)):
+        window = _NEGATED_WINDOW.match(rest)
+        assert window is not None  # it matches any text, if only with no word
+        if not kind.read(window.group(0)):
             continue  # the negation is about something else ("doesn't eat the remaining 9 eggs")
         assertion = _ASSERTION_AFTER_NEGATION.search(rest)
         if assertion is None:
@@ -413,12 +415,14 @@ def _checked_against_conclusion(item: JudgeItem, reading: Reading, answer: _Answ
     A correction between them does not make the concluded value the answer: an answer corrected
     to another value was already left undecided (`_unless_corrected_afterwards`).
     """
-    concluded = read_value(reading.conclusion.text, kind, _question_values(item, kind)).value
+    conclusion = reading.conclusion
+    assert conclusion is not None  # asked only of a reply that concludes
+    concluded = read_value(conclusion.text, kind, _question_values(item, kind)).value
     if concluded is None or kind.same(concluded, answer.value):
         return answer
     return _Answer(answer.commitment,
                    problem=f"concludes {kind.show(concluded)} after committing to {kind.show(answer.value)}",
-                   disputed=reading.reply[answer.commitment.start:reading.conclusion.end])
+                   disputed=reading.reply[answer.commitment.start:conclusion.end])
 
 
 # ---------------------------------------------------------------- the deterministic stage
@@ -510,6 +514,7 @@ def _before_a_closing_recap(reading: Reading) -> Commitment:
     concludes 20: a recap repeats the working, it does not answer again.
     """
     conclusion = reading.conclusion
+    assert conclusion is not None  # asked of a reply without commitments whose final answer is its conclusion
     aside = _CLOSING_ASIDE.search(reading.reply)
     if aside and aside.start() <= conclusion.start and reading.reply[:aside.start()].strip():
         end = aside.start()
@@ -530,7 +535,8 @@ def _without_a_closing_aside(sentence: str, kind: Kind) -> str:
     return sentence
 
 
-def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold) -> Judgement | _Undecided:
+def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind,
+                      gold) -> Judgement | _Undecided | _Unheard:
     """A reply without explicit commitment, by its concluding sentence.
 
     Values the question already states are not credited: a concluding sentence that only
@@ -568,7 +574,8 @@ def _wrong_unless_it_could_state(item: JudgeItem, reading: Reading, answer: _Ans
                      item.truncated)
 
 
-def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | None:
+def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind,
+                      gold) -> Judgement | _Undecided | _Unheard | None:
     """Explicit answers without a value of the reference's kind, by the value of another kind they state.
 
     Read with the same rules (hedges, negations, agreement between commitments), such an answer
@@ -588,7 +595,7 @@ def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Ju
     return None
 
 
-def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
+def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | _Unheard:
     """A reply by its explicit commitments (and a later concluding sentence that disagrees with them)."""
     answer = _reconcile(reading, kind)
     if answer.value is not None and reading.conclusion is not None:
@@ -598,7 +605,7 @@ def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> J
     return _compare(item, answer, kind, gold)
 
 
-def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
+def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | _Unheard:
     """A reply by its explicit commitments, or else by its concluding sentence."""
     if not reading.commitments:
         return _judge_conclusion(item, _before_a_closing_recap(reading), kind, gold)
@@ -634,7 +641,7 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided | _Unhear
         return _no_answer(item, "cut off before any answer" if reading.cut_off else "no answer stated")
     kind = kind_for(item.reference, answer_format)
     gold = kind.read(item.reference) if kind else []
-    if len(gold) != 1:
+    if kind is None or len(gold) != 1:
         return _Undecided(reading.final.text, f"no deterministic comparison for this {answer_format} reference",
                           math=answer_math(reading.final.text) if reading.commitments else None)
     kind = in_context(kind, item.question, item.response)
@@ -707,14 +714,14 @@ def judge_answers(items: Sequence[JudgeItem | tuple], llm_judge: LLMJudgeFn | No
     ...                                    ("Maybe 18 or 17", "18", None), (None, "18", None)])]
     ['correct', 'wrong', 'undecided', 'error']
     """
-    items = [_as_item(item) for item in items]
-    verdicts = [judge_deterministically(item) for item in items]
-    verdicts = [_math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v
-                for item, v in zip(items, verdicts)]
-    pending = [i for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)]
+    judged = [_as_item(item) for item in items]
+    deterministic = [judge_deterministically(item) for item in judged]
+    verdicts: list[Judgement | _Undecided] = [_math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v
+                                              for item, v in zip(judged, deterministic)]
+    pending = {i: verdict for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)}
     if pending and llm_judge is not None:
-        decided = llm_judge([(verdicts[i].span, items[i].reference) for i in pending])
+        decided = llm_judge([(verdict.span, judged[i].reference) for i, verdict in pending.items()])
         for i, judgement in zip(pending, decided):
-            verdicts[i] = replace(judgement, truncated=items[i].truncated)
+            verdicts[i] = replace(judgement, truncated=judged[i].truncated)
     return [Judgement("undecided", v.span, "none", v.reason, item.truncated) if isinstance(v, _Undecided) else v
-            for item, v in zip(items, verdicts)]
+            for item, v in zip(judged, verdicts)]

@@ -75,7 +75,7 @@ def _serve() -> None:
 class _Worker:
     """The one math-verify process, shared by every thread; ended after a hang and started again when needed."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._process: subprocess.Popen | None = None
 
@@ -84,10 +84,12 @@ class _Worker:
             if self._process is None or self._process.poll() is not None:
                 self._process = subprocess.Popen([sys.executable, "-u", __file__], stdin=subprocess.PIPE,
                                                  stdout=subprocess.PIPE, text=True)
-            self._process.stdin.write(json.dumps([span, reference]) + "\n")
-            self._process.stdin.flush()
-            ready, _, _ = select.select([self._process.stdout], [], [], WAIT_SECONDS)
-            line = self._process.stdout.readline() if ready else ""
+            stdin, stdout = self._process.stdin, self._process.stdout
+            assert stdin is not None and stdout is not None  # both are pipes (PIPE above)
+            stdin.write(json.dumps([span, reference]) + "\n")
+            stdin.flush()
+            ready, _, _ = select.select([stdout], [], [], WAIT_SECONDS)
+            line = stdout.readline() if ready else ""
             if not line:
                 self._stop()
                 return None
@@ -102,7 +104,8 @@ class _Worker:
     def stop(self) -> None:
         with self._lock:
             if self._process is not None:
-                self._process.stdin.close()  # the worker ends when its input does
+                if self._process.stdin is not None:  # always: it is a pipe
+                    self._process.stdin.close()  # the worker ends when its input does
                 try:
                     self._process.wait(timeout=WAIT_SECONDS)
                 except subprocess.TimeoutExpired:
