@@ -80,10 +80,12 @@ from ._run import Chain, ImportReport, chain_files, export_run, import_chain, re
 __all__ = [
     "ANSWER", "CATEGORY", "CHAIN", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE", "EVALUATION",
     "EVALUATION_SCORE", "FINAL", "GENERATION", "ID", "KINDS", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "QUESTION",
-    "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING", "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
+    "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING",
+    "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
     "SOLUTION", "SUB_TASK", "SUB_TASK_ANSWER", "TEST", "FileKind", "Imported", "OfficialPrompts",
     "OfficialRepoMissing", "file_name", "fill_isolated", "fill_judge", "fill_scaffold", "fill_segment",
-    "fill_step_answers", "from_row", "identity", "kind_of", "load_official_prompts", "official_score", "read_judge_reply",
+    "fill_step_answers", "from_row", "identity", "kind_of", "load_official_prompts", "official_score",
+    "read_judge_reply",
     "read_judge_score", "read_official", "read_rewritten_question", "read_segments", "read_step_answers",
     "task_id_for", "to_row", "write_official", "write_test_chain",
 ]

@@ -372,7 +372,8 @@ def _ladder_fields(ladder: Ladder, wanted: Sequence[str]) -> dict:
 
 
 def _evaluation_fields(ladder: Ladder, verdicts: list[Verdict], wanted: Sequence[str]) -> dict:
-    by_question = {(v.variant, v.level): v for v in verdicts if v.task_id == ladder.task_id and v.sample == 0}
+    by_question: dict[tuple[str, int], Verdict] = {(v.variant, v.level): v for v in verdicts
+                                                   if v.task_id == ladder.task_id and v.sample == 0}
     if len({v.model for v in by_question.values()}) > 1:
         raise ValueError(f"verdicts of several models for task {ladder.task_id}: write one model's verdicts per file")
     original = by_question.get(("original", 0))
