@@ -195,6 +195,7 @@ class Question:
 
     @property
     def key(self) -> tuple[str, str, int, int]:
+        """What identifies the question among a run's: task, variant, level and sample."""
         return self.ladder.task_id, self.variant, self.level, self.sample
 
 def judge_item(variant: VariantKind, task_format: AnswerFormat, reference: str, prompt: str, response: str | None,
@@ -390,7 +391,8 @@ def decomposition_agreement(candidate: Sequence[Decomposition], reference: Seque
         theirs = by_id.get(mine.task_id)
         if theirs is None:
             continue
-        matched = [any(judge_answers([(m.answer, t.answer, None)])[0].correct for m in mine.steps) for t in theirs.steps]
+        matched = [any(judge_answers([(m.answer, t.answer, None)])[0].correct for m in mine.steps)
+                   for t in theirs.steps]
         rows.append({"task_id": mine.task_id, "steps": len(mine.steps), "reference_steps": len(theirs.steps),
                      "both_consistent": mine.consistent and theirs.consistent,
                      "reference_answers_found": sum(matched) / len(matched) if matched else None})

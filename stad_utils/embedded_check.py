@@ -86,6 +86,7 @@ def smoke_test(timeout_s: float = 120.0) -> dict:
 
 
 def main() -> int:
+    """Run the smoke test and print its result; the exit status (0: it passed)."""
     try:
         result = smoke_test()
     except EmbeddedModelBroken as exc:

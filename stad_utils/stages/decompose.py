@@ -12,6 +12,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 02 (the notebook's ``parameters`` cell)."""
+
     teacher: str | dict = "oracle"
     judge: dict = {}
     cache_path: str = "../results/cache.sqlite"
@@ -19,6 +21,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 02 wrote and what its notebook shows."""
+
     decompositions: list[Decomposition] = field(default_factory=list)
 
     @property

@@ -21,6 +21,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 05 (the notebook's ``parameters`` cell)."""
+
     targets: list[dict] = [{"kind": "embedded", "model": "smollm2-135m-instruct", "max_tokens": 160}]
     judge: dict = {}
     policy: str = "full"
@@ -48,6 +50,8 @@ class TargetReport:
 
 @dataclass
 class Result(StageResult):
+    """What stage 05 wrote and what its notebook shows."""
+
     targets: list[TargetReport] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     official_files: dict = field(default_factory=dict)

@@ -12,6 +12,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 03 (the notebook's ``parameters`` cell)."""
+
     teacher: str | dict = "oracle"
     judge: dict = {}
     drop_single_step: bool = False
@@ -21,6 +23,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 03 wrote and what its notebook shows."""
+
     ladders: list[Ladder] = field(default_factory=list)
 
     @property

@@ -15,6 +15,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 04 (the notebook's ``parameters`` cell)."""
+
     embedding_model: str = "bundled:all-MiniLM-L6-v2"
     cluster_on: str = "auto"
     n_clusters: int = 0
@@ -30,6 +32,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 04 wrote and what its notebook shows."""
+
     skills: list[StepSkill] = field(default_factory=list)
     mapper: object = None
     """The fitted `stad_utils.skills.SkillMapper` (its ``scores_`` hold the criterion at every number tried)."""
