@@ -47,7 +47,7 @@ def render(name: str, **values: Any) -> str:
 def parse_json_object(text: str | None) -> dict | None:
     """The last top-level JSON object in a model's reply, tolerating code fences and prose around it.
 
-    >>> parse_json_object('Sure: ```json\n{"a": {"b": 1}}\n``` done')
+    >>> parse_json_object('Sure: ```json\\n{"a": {"b": 1}}\\n``` done')
     {'a': {'b': 1}}
     """
     if not text:
