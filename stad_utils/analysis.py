@@ -296,7 +296,8 @@ def skill_table(items: Sequence[Outcome], *, min_support: int = MIN_SUPPORT, n_r
 
 def _gap_table(paired_units: pd.DataFrame, min_support: int, n_resamples: int, seed: int) -> pd.DataFrame:
     """The isolated-vs-whole gap per (model, skill) over paired occurrences, with a bootstrap
-    interval when at least ``min_support`` occurrences are paired."""
+    interval when at least ``min_support`` occurrences are paired.
+    """
     columns = ["model", "skill", "isolated_vs_whole_gap", "isolated_vs_whole_gap_low", "isolated_vs_whole_gap_high"]
     units = paired_units.rename(columns={"iso_successes": "a_successes", "iso_trials": "a_trials",
                                          "whole_successes": "b_successes", "whole_trials": "b_trials"})

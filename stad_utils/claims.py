@@ -40,8 +40,15 @@ import pandas as pd
 from .definitions import ALPHA, MIN_SUPPORT, UNMAPPED
 from .frames import isolated_answers, policy_of, whole_and_alone
 from .records import Ladder, Outcome
-from .stats import (estimate, fisher_less, holm, mcnemar_exact, paired_difference_interval, share_estimates,
-                    smallest_detectable_deficit)
+from .stats import (
+    estimate,
+    fisher_less,
+    holm,
+    mcnemar_exact,
+    paired_difference_interval,
+    share_estimates,
+    smallest_detectable_deficit,
+)
 
 WEAK_SKILL_TEST = "Fisher exact, one-sided (isolated accuracy of a skill vs all other skills)"
 COMPOSITION_TEST = "McNemar exact, one-sided (whole task vs every step alone)"

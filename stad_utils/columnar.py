@@ -39,7 +39,6 @@ from .metrics import OUTCOME_BEFORE_OUTCOMES, OUTCOME_KEY, VERDICT_KEY
 from .records import Outcome, Verdict
 from .store import RunPaths, file_stamp, parse_jsonl_line, parse_record
 
-
 RunDirs = Path | str | Iterable[Path | str]
 """One run folder (or Parquet file, or folder of Parquet files), or several, read in this order."""
 

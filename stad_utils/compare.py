@@ -21,8 +21,16 @@ from .claims import composition_gap
 from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNMAPPED
 from .frames import ModelFrames, policy_of, task_rates, whole_and_alone
 from .records import Outcome
-from .stats import (estimate, holm, mcnemar_exact, minimal_detectable_difference, paired_bootstrap,
-                    paired_difference_interval, paired_test, share_estimates)
+from .stats import (
+    estimate,
+    holm,
+    mcnemar_exact,
+    minimal_detectable_difference,
+    paired_bootstrap,
+    paired_difference_interval,
+    paired_test,
+    share_estimates,
+)
 
 PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
 """The population of paired levels ≥ 1 under each policy (see `analysis.LEVELS_ASKED`)."""
@@ -32,7 +40,7 @@ PAIR_GAP_REFUSAL = ("Pair composition gaps are not computed under policy on_fail
 
 
 def help_needed(outcome: Outcome) -> int | None:
-    """k with "never solved" (−1) ordered last, as K; None when k is undetermined.
+    """K with "never solved" (−1) ordered last, as K; None when k is undetermined.
 
     Examples
     --------

@@ -16,7 +16,6 @@ import pandas as pd
 from .records import Decomposition, DropCode, Ladder, Outcome, Task, Verdict
 from .store import RunPaths, read_records
 
-
 DROP_NAMES: dict[DropCode, str] = {
     "too_many_steps": "more than 6 steps",
     "no_steps": "no step",
@@ -34,7 +33,7 @@ DROP_NAMES: dict[DropCode, str] = {
 
 def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], ladders: Sequence[Ladder],
                 items: Sequence[Outcome]) -> dict:
-    """loaded → consistent → verified → evaluated, with the number of tasks dropped per reason.
+    """Loaded → consistent → verified → evaluated, with the number of tasks dropped per reason.
 
     *loaded*: tasks of 01; *consistent*: decompositions that passed the consistency filter;
     *verified*: ladders whose every scaffold level the teacher verified; *evaluated*: verified
@@ -72,7 +71,8 @@ def run_funnel(paths: RunPaths, ladders: Sequence[Ladder] | None = None,
                items: Sequence[Outcome] | None = None) -> dict | None:
     """`task_funnel` of a run folder, reading the ``ladders`` and outcomes the caller has not read; ``None``
     when it lacks the tasks, decompositions or ladders (a run put together from verdicts alone has no
-    funnel to report)."""
+    funnel to report).
+    """
     if not all(path.exists() for path in (paths.tasks, paths.decompositions, paths.ladders)):
         return None
     ladders = read_records(paths.ladders, Ladder.model_validate) if ladders is None else ladders

@@ -34,7 +34,7 @@ OUTCOME_BEFORE_OUTCOMES: dict[bool | None, JudgeOutcome] = {True: "correct", Fal
 
 
 def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
-    """k from a success curve: the first solved level, −1 if all failed, None if undetermined.
+    """K from a success curve: the first solved level, −1 if all failed, None if undetermined.
 
     Examples
     --------

@@ -18,8 +18,16 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, skill_table,
-                       success_by_level, undetermined_counts)
+from .analysis import (
+    bottleneck_attribution,
+    help_from_content,
+    k_order,
+    k_shares,
+    k_stability,
+    skill_table,
+    success_by_level,
+    undetermined_counts,
+)
 from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
 from .definitions import MIN_SUPPORT, UNRESOLVED
 from .escaping import mathtext_plain
@@ -432,7 +440,8 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
 
 def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: int = MIN_SUPPORT):
     """Pair composition gap of the last two steps' skills, one panel per model: cells with at least
-    ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks)."""
+    ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks).
+    """
     title = "Pair composition gap: success with two steps left − product alone (negative = fails to chain)"
     if policy_of(items) == "on_failure":
         return placeholder(title, PAIR_GAP_REFUSAL)

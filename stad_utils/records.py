@@ -133,6 +133,7 @@ class Decomposition(BaseModel):
 
     @property
     def task_id(self) -> str:
+        """The id of the task decomposed."""
         return self.task.task_id
 
 
@@ -170,21 +171,25 @@ class Ladder(BaseModel):
 
     @property
     def task_id(self) -> str:
+        """The id of the task the ladder is built on."""
         return self.task.task_id
 
     @property
     def n_steps(self) -> int:
+        """K, the number of steps."""
         return len(self.steps)
 
 
 def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
-                     ) -> list[tuple[str, int, str, str]]:
+                     ) -> list[tuple[VariantKind, int, str, str]]:
     """The ``(variant, level, prompt, reference)`` questions to put to the target for one ladder.
 
     Scaffold and placebo levels are judged against the gold final answer, isolated steps
     against the teacher's answer for that step.
     """
-    items = [("original", 0, ladder.task.question, ladder.task.answer)] if original else []
+    items: list[tuple[VariantKind, int, str, str]] = []
+    if original:
+        items.append(("original", 0, ladder.task.question, ladder.task.answer))
     if variants:
         items += [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, start=1)]
         items += [("isolated", i, text, step.answer)

@@ -224,7 +224,8 @@ class Funnel(Record):
 
 class UsageRow(Record):
     """Calls, tokens and seconds of one stage, role and model (`stad_utils.costs.usage_table`); other
-    counts a client reports are kept as they come."""
+    counts a client reports are kept as they come.
+    """
 
     model_config = ConfigDict(extra="allow")
 

@@ -29,12 +29,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
-                     from_cache, split_trace, storable)
+from .client import (
+    ChatResult,
+    EndpointConfig,
+    Messages,
+    ModelClient,
+    ResponseCache,
+    UsageStats,
+    as_messages,
+    from_cache,
+    split_trace,
+    storable,
+)
 from .extras import require
 from .monitor import tell_console
 from .simulate import SimulatedTarget
-
 
 ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path: see `stad_utils._orphan_guard`
 
@@ -77,7 +86,8 @@ def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_thr
 def llama_servers(model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
                   n_threads: int = 1, ready_timeout_s: float = 120) -> Iterator[list[str]]:
     """Start ``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core);
-    yields their base URLs. See `LlamaServers`."""
+    yields their base URLs. See `LlamaServers`.
+    """
     servers = LlamaServers(model_path, alias=alias, n_servers=n_servers, n_ctx=n_ctx, n_threads=n_threads,
                            ready_timeout_s=ready_timeout_s)
     try:
@@ -225,7 +235,8 @@ def _wait_until_ready(server: _Server, deadline: float, ready_timeout_s: float) 
 
 class SupervisedClient(ModelClient):
     """A `ModelClient` of the embedded servers that raises `EmbeddedServerDied`, naming its target,
-    as soon as one of them has died for good: before sending, between retries and after a reply."""
+    as soon as one of them has died for good: before sending, between retries and after a reply.
+    """
 
     def __init__(self, servers: LlamaServers, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -16,8 +16,17 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .analysis import (accuracy_scaffolded, bottleneck_attribution, help_from_content, k_order, k_shares,
-                       k_stability, skill_table, success_by_level, undetermined_counts)
+from .analysis import (
+    accuracy_scaffolded,
+    bottleneck_attribution,
+    help_from_content,
+    k_order,
+    k_shares,
+    k_stability,
+    skill_table,
+    success_by_level,
+    undetermined_counts,
+)
 from .claims import diagnose
 from .compare import PAIR_GAP_REFUSAL, compare_models, pair_composition_gaps
 from .definitions import ALPHA, MIN_SUPPORT
@@ -143,7 +152,8 @@ def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: in
     """``summary.json`` of a run (`schema.RunSummary`): per model, `summarize`, its `weakness_profile`,
     and (given the run's ``truncation``: `truncation_table` or `run_truncation_table`) the replies cut
     off by ``max_tokens`` per variant and level; ``funnel`` (`task_funnel`) as given, else ``None``.
-    The caller adds ``usage`` (`stad_utils.costs.usage_table`) and writes `RunSummary.json_text`."""
+    The caller adds ``usage`` (`stad_utils.costs.usage_table`) and writes `RunSummary.json_text`.
+    """
     truncation = truncation_table([]) if truncation is None else truncation
     per_model = {}
     for model in sorted({o.model for o in items}):

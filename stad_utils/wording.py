@@ -10,9 +10,17 @@ assembles (by attribute, as `stad_utils.schema` describes them) and computes non
 from __future__ import annotations
 
 from .definitions import ALPHA, MIN_SUPPORT, UNRESOLVED
-from .schema import (Diagnosis, Estimate, Funnel, ModelSummary, NamedEstimate, PairComparison, SkillEvidence,
-                     TruncationRow, Undetermined)
-
+from .schema import (
+    Diagnosis,
+    Estimate,
+    Funnel,
+    ModelSummary,
+    NamedEstimate,
+    PairComparison,
+    SkillEvidence,
+    TruncationRow,
+    Undetermined,
+)
 
 POLICY_NOTES = {
     "full": [],
@@ -125,7 +133,8 @@ def composition_words(effect: NamedEstimate) -> str:
 
 def headline(diagnosis: Diagnosis) -> str:
     """One sentence from a ``diagnosis`` block: where the model's reasoning breaks, each number with
-    its interval and n, or that no test found a weakness and what the sample could have detected."""
+    its interval and n, or that no test found a weakness and what the sample could have detected.
+    """
     weak, evidence, effect = diagnosis.weak_skills, diagnosis.weak_skill_evidence, diagnosis.composition_effect
     chaining = ""
     if diagnosis.composition_failure:
@@ -200,7 +209,8 @@ def simulated_label(model: str, simulated: bool) -> str:
 def accuracy_statement(result: PairComparison) -> str:
     """The first claim of `comparison_statement`: each model's accuracy as asked on the same tasks, their
     paired difference with its interval, and whether it is significant (else the smallest difference
-    the sample could detect). The front page of report.html says this of every pair."""
+    the sample could detect). The front page of report.html says this of every pair.
+    """
     a, b = (simulated_label(model, model in result.simulated) for model in result.models)
     if result.difference_original is None or result.accuracy_original is None:
         return f"No task was answered as asked by both {a} and {b}, so nothing is compared (check the endpoints)."

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import shutil
 import time
 import warnings
@@ -22,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .schema import Comparison, Estimate, ModelSummary, RunSummary
@@ -154,7 +152,8 @@ class WorkshopRun:
 
     def penalty_fit(self, model: str | None = None) -> dict:
         """The composition penalty estimated from one model's outcomes (`stad_utils.validation`), to set beside
-        the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used)."""
+        the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used).
+        """
         from .records import Outcome
         from .store import read_records
         from .validation import estimate_composition_penalty
@@ -212,7 +211,8 @@ def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int =
     compare : also run 07_compare (two targets or more).
     n_resamples, n_permutations : 06's and 07's bootstrap resamples, 07's permutations.
     """
-    from .stages import analyze, compare as compare_stage, decompose, evaluate, scaffold, skills, tasks
+    from .stages import analyze, decompose, evaluate, scaffold, skills, tasks
+    from .stages import compare as compare_stage
 
     targets = [dict(target) for target in targets]
     if not targets or any(target.get("kind") != "simulated" for target in targets):

@@ -22,11 +22,11 @@ import pandas as pd
 
 from .. import columnar
 from ..columnar import RunDirs
-from ..validity import possible_leakage
 from ..metrics import judged_outcome
 from ..names import short_names
 from ..records import Ladder, StepSkill, Verdict, evaluation_items
 from ..store import RunPaths, collector_paused, file_stamp, read_records
+from ..validity import possible_leakage
 
 FLAGS = {
     "non_monotonic": "non-monotonic curve",

@@ -1,13 +1,14 @@
 """Stage 07: every pair of models compared on the same tasks, into ``comparison.json``, the comparison
-section of ``report.md`` and ``figures/``."""
+section of ``report.md`` and ``figures/``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..markdown import comparison_report
 from ..files import write_atomic
+from ..markdown import comparison_report
 from ..plots import comparison_figures
 from ..records import Ladder, Outcome
 from ..schema import Comparison, RunSummary

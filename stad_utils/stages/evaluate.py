@@ -1,5 +1,6 @@
 """Stage 05: the targets answer every variant of the verified ladders, judged, into ``verdicts.jsonl``,
-from which each task's curve and k are derived into ``outcomes.jsonl``."""
+from which each task's curve and k are derived into ``outcomes.jsonl``.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Stage 08: does the diagnosis find what was planted? A simulated target with known weaknesses,
-one run and a power curve, into the run's ``validation/`` folder."""
+one run and a power curve, into the run's ``validation/`` folder.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +16,16 @@ from ..schema import Diagnosis
 from ..simulate import Simulation
 from ..store import RunPaths
 from ..summary import diagnosis_block
-from ..validation import (Chain, estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
-                          run_chain, tasks_needed)
+from ..validation import (
+    Chain,
+    estimate_composition_penalty,
+    plot_power,
+    power_curve,
+    power_table,
+    recovery,
+    run_chain,
+    tasks_needed,
+)
 from . import StageParams, StageResult
 from ._figures import save_figures
 
