@@ -178,8 +178,9 @@ def flag_weak_skills(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *
     ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["add", "sub"],
     ...                    curve=[None, None], isolated=isolated, k=None, non_monotonic=False, n_errors=0)
     >>> table = flag_weak_skills([outcome(f"t{i}", [True, i % 4 == 0]) for i in range(40)])
-    >>> table[["skill", "right", "asked", "flagged"]].to_dict(orient="records")
-    [{'skill': 'sub', 'right': 10, 'asked': 40, 'flagged': True}, {'skill': 'add', 'right': 40, 'asked': 40, 'flagged': False}]
+    >>> table[["skill", "right", "asked", "flagged"]].to_dict(orient="records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'skill': 'sub', 'right': 10, 'asked': 40, 'flagged': True},
+     {'skill': 'add', 'right': 40, 'asked': 40, 'flagged': False}]
     """
     if len({o.model for o in items}) > 1:
         raise ValueError("flag_weak_skills compares the skills of one model; got outcomes of several")

@@ -310,6 +310,7 @@ class VerdictFacts(NamedTuple):
 
     @property
     def response(self) -> str | None:
+        """``""`` if the target replied, else None (the text itself is not kept)."""
         return "" if self.replied else None
 
 

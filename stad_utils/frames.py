@@ -151,12 +151,15 @@ class ModelFrames:
         return [o for model in models for o in self._items.get(model, [])]
 
     def outcomes(self, *models: str) -> pd.DataFrame:
+        """The models' `outcome_frame`, computed once per model."""
         return self._joined(outcome_frame, models)
 
     def answers(self, *models: str) -> pd.DataFrame:
+        """The models' `answer_frame`, computed once per model."""
         return self._joined(answer_frame, models)
 
     def steps(self, *models: str) -> pd.DataFrame:
+        """The models' `step_frame`, computed once per model."""
         return self._joined(step_frame, models)
 
     def of_model(self, function: Callable[[Sequence[Outcome]], Any], model: str) -> Any:

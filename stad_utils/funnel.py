@@ -98,7 +98,8 @@ def truncation_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
     """
     columns = ["model", "variant", "level", "replies", "cut_off", "share"]
     frame = pd.DataFrame([{"model": v.model, "variant": v.variant, "level": v.level, "cut_off": v.truncated}
-                          for v in verdicts if v.response is not None], columns=["model", "variant", "level", "cut_off"])
+                          for v in verdicts if v.response is not None],
+                         columns=["model", "variant", "level", "cut_off"])
     if frame.empty:
         return pd.DataFrame(columns=columns)
     table = frame.groupby(["model", "variant", "level"], as_index=False).agg(replies=("cut_off", "size"),

@@ -242,7 +242,8 @@ def plot_success_by_level(items: Sequence[Outcome]):
     fig, ax = plt.subplots(figsize=(11, 6))
     for (model, kind), rows in table.groupby(["model", "kind"]):
         shift = (list(names).index(model) - (len(names) - 1) / 2) * 0.06
-        ax.errorbar(rows["level"] + shift, rows["value"], yerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
+        ax.errorbar(rows["level"] + shift, rows["value"],
+                    yerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
                     marker="o" if kind == "scaffold" else "s", linestyle="-" if kind == "scaffold" else "--",
                     color=colours[model], capsize=4, label=f"{names[model]}{' · placebo' if kind == 'placebo' else ''}")
     answered = table[table["kind"] == "scaffold"].groupby("level")["n"].min().astype(int)
@@ -471,7 +472,7 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: in
         rows = supported[supported["model"] == model].assign(
             label=lambda t: [f"{g:+.2f}\n[{lo:+.2f}, {hi:+.2f}]\nn={n:.0f}" if n >= min_support else f"n={n:.0f}"
                              for g, lo, hi, n in zip(t["gap"], t["low"], t["high"], t["tasks"])])
-        def grid(column: str) -> pd.DataFrame:
+        def grid(column: str, rows: pd.DataFrame = rows) -> pd.DataFrame:
             return rows.pivot(index="first", columns="second", values=column).reindex(index=firsts, columns=seconds)
         _annotated_heatmap(ax, grid("gap").where(grid("tasks") >= min_support), grid("label").fillna("").to_numpy(),
                            [label_of[s] for s in firsts], [label_of[s] for s in seconds], label="pair composition gap",
@@ -582,7 +583,8 @@ def plot_k_stability(items: Sequence[Outcome]):
         rows = table[table["model"] == model].set_index("task_id").reindex(tasks)
         left = np.zeros(len(tasks))
         for k in [*levels, None]:
-            counts = rows["k_by_sample"].map(lambda ks: sum(value == k for value in ks) if isinstance(ks, list) else 0)
+            counts = rows["k_by_sample"].map(lambda ks, k=k: sum(value == k for value in ks)
+                                             if isinstance(ks, list) else 0)
             ax.barh(range(len(tasks)), counts, left=left, color=colours.get(k, "lightgrey"),
                     label=k_label(k) if k is not None else "undetermined")
             left += counts.to_numpy(dtype=float)

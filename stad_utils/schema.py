@@ -333,7 +333,10 @@ class PairComparison(Record):
 
 
 class PairGap(Record):
-    """Success with a final skill pair left minus the product of the two steps alone (`compare.pair_composition_gaps`)."""
+    # The docstring is this record's description in docs/schemas: one line, continued with backslashes.
+    """Success with a final skill pair left minus the product of the two steps alone \
+(`compare.pair_composition_gaps`).\
+"""
 
     model: str
     first: str

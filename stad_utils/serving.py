@@ -64,6 +64,7 @@ def embedded_model_path() -> Path:
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -177,6 +178,7 @@ class LlamaServers:
 
     @property
     def urls(self) -> list[str]:
+        """The servers' base URLs."""
         return [server.url for server in self._servers]
 
     def check(self) -> None:
@@ -416,14 +418,17 @@ class VLLMEngineClient:
 
     @property
     def model(self) -> str:
+        """The endpoint's label."""
         return self.endpoint.label
 
     def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
                  **overrides: Any) -> ChatResult:
+        """The answer to one prompt, batched with the other threads' requests."""
         return self._batcher.submit(self._request(prompt, sample, overrides))
 
     def chat(self, prompts: Sequence[str | Messages], *, desc: str | None = None,
              response_format: dict | None = None, sample: int = 0, **overrides: Any) -> list[ChatResult]:
+        """The answers to the prompts, in their order, with one call of the engine."""
         return self._answer([self._request(prompt, sample, overrides) for prompt in prompts])
 
     def _request(self, prompt: str | Messages, sample: int, overrides: dict) -> tuple[str, Messages, dict]:

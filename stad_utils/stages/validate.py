@@ -31,6 +31,8 @@ from ._figures import save_figures
 
 
 class Params(StageParams):
+    """The parameters of stage 08 (the notebook's ``parameters`` cell)."""
+
     n_tasks: int = 200
     seed: int = 0
     step_accuracy: dict[str, float] = {"multiplication": 0.4, "default": 0.95}
@@ -42,6 +44,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 08 wrote and what its notebook shows."""
+
     planted: Simulation | None = None
     chain: Chain | None = None
     """The single run: its tasks, ladders, skills, simulated target and outcomes."""
