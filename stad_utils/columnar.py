@@ -201,6 +201,8 @@ def _missing_required(connection: duckdb.DuckDBPyConnection, parquet: Path, reco
                 if field.is_required() and type(None) not in typing.get_args(field.annotation)]
     nulls = connection.execute(f"SELECT {', '.join(f'count(*) FILTER ({name} IS NULL)' for name in required)} "
                                f"FROM read_parquet({sql_text(parquet)})").fetchone()
+    if nulls is None:  # an aggregate without GROUP BY always returns its one row
+        raise RuntimeError(f"{parquet}: duckdb returned no row counting the null fields")
     return [name for name, count in zip(required, nulls) if count]
 
 

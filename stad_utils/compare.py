@@ -435,8 +435,10 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
         raise ValueError(PAIR_GAP_REFUSAL)
     rename = rename or {}
     rows = [(o.model, o.task_id, rename.get(o.skills[-2], o.skills[-2]), rename.get(o.skills[-1], o.skills[-1]),
-             float(o.curve[-2]), float(o.isolated[-2]), float(o.isolated[-1]))
-            for o in items if o.n_steps >= 2 and None not in (o.curve[-2], o.isolated[-2], o.isolated[-1])]
+             float(composed), float(first), float(second))
+            for o in items if o.n_steps >= 2
+            for composed, first, second in [(o.curve[-2], o.isolated[-2], o.isolated[-1])]
+            if composed is not None and first is not None and second is not None]
     frame = pd.DataFrame(rows, columns=["model", "task_id", "first", "second", "composed", "alone_first",
                                         "alone_second"])
     per_task = frame.groupby(["model", "task_id", "first", "second"]).mean().reset_index()

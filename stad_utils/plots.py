@@ -671,7 +671,7 @@ def teaching_ladder(run_dir, model: str | None = None, task_id: str | None = Non
         outcomes = [o for o in outcomes if o.task_id == task_id]
     else:
         helped = [o for o in outcomes if o.k is not None and o.k > 0]
-        outcomes = sorted(helped, key=lambda o: (-o.n_steps, False not in o.isolated, -o.k,
+        outcomes = sorted(helped, key=lambda o: (-o.n_steps, False not in o.isolated, -(o.k or 0),  # k > 0 here
                                                  len(ladders[o.task_id].task.question), o.model, o.task_id))
     if not outcomes:
         raise ValueError(f"{run_dir}: no verified ladder with k > 0 for "

@@ -12,7 +12,7 @@ pydantic models so that a malformed file fails loudly, naming the field.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
@@ -110,7 +110,10 @@ def drop_code_of(reason: str | None) -> DropCode:
     return next((code for pattern, code in _DROP_SENTENCES if re.search(pattern, reason or "")), "teacher_other")
 
 
-def _with_drop_code(record: Decomposition | Ladder, *, kept: bool) -> Decomposition | Ladder:
+_Dropped = TypeVar("_Dropped", "Decomposition", "Ladder")
+
+
+def _with_drop_code(record: _Dropped, *, kept: bool) -> _Dropped:
     """``record`` with the code of its drop reason when it was dropped and, written before codes existed, has none."""
     if not kept and record.drop_code is None:
         record.drop_code = drop_code_of(record.drop_reason)

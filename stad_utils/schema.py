@@ -376,7 +376,7 @@ class Comparison(Record):
     validity: Validity
 
 
-SCHEMAS = {"summary": RunSummary, "comparison": Comparison}
+SCHEMAS: dict[str, type[Record]] = {"summary": RunSummary, "comparison": Comparison}
 """The files described here, by the name of their JSON Schema in ``docs/schemas/``."""
 
 

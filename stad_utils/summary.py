@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -125,7 +126,7 @@ def _level_estimate(levels: pd.DataFrame, level: int) -> dict:
 
 
 def _skill_entry(row: dict) -> dict:
-    entry = {"occurrences": int(row["occurrences"])}
+    entry: dict[str, Any] = {"occurrences": int(row["occurrences"])}
     for name, n in (("isolated_accuracy", "isolated_n"), ("whole_task_success", "whole_n"),
                     ("isolated_vs_whole_gap", "gap_n"), ("bottleneck_rate", "at_risk")):
         entry[name] = estimate(row[name], row[f"{name}_low"], row[f"{name}_high"], row[n])

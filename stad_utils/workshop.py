@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -31,7 +32,7 @@ from .wording import p_text, percent_text, points
 MARKER = ".workshop-run"
 """The file that marks a folder as a workshop run, which the next run of an exercise may clear."""
 
-TASK_OPTIONS = {"families": ["word", "time"], "min_steps": 2, "max_steps": 3, "max_number": 5}
+TASK_OPTIONS: dict[str, Any] = {"families": ["word", "time"], "min_steps": 2, "max_steps": 3, "max_number": 5}
 """The generated tasks of every exercise (the quickstart's): word problems and clock times, two or three steps."""
 
 
@@ -287,8 +288,8 @@ def exercise_ladders(n_tasks: int = 200, seed: int = 0) -> list:
     from .records import Ladder
     from .tasks import generate_tasks
 
-    tasks = generate_tasks(n_tasks, seed=seed, **{k: tuple(v) if k == "families" else v
-                                                  for k, v in TASK_OPTIONS.items()})
+    options: dict[str, Any] = {k: tuple(v) if k == "families" else v for k, v in TASK_OPTIONS.items()}
+    tasks = generate_tasks(n_tasks, seed=seed, **options)
     return [Ladder(task=task, teacher="oracle", steps=task.reference_steps, scaffolds=task.reference_scaffolds,
                    isolated=task.reference_isolated, verified=True) for task in tasks]
 
