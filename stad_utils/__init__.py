@@ -54,6 +54,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and editors; never executed
     from .analysis import skill_table, success_by_level  # noqa: F401
+    from .chain import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items  # noqa: F401
     from .client import ChatResult, EndpointConfig, ModelClient, ResponseCache  # noqa: F401
     from .judge import Judgement, extract_answer, judge_answers  # noqa: F401
     from .markdown import written_report  # noqa: F401
@@ -61,12 +62,18 @@ if TYPE_CHECKING:  # for type checkers and editors; never executed
     from .records import Decomposition, Ladder, LevelCheck, Outcome, Step, StepSkill, Task, Verdict  # noqa: F401
     from .roles import LLMJudge, open_judge, open_teacher  # noqa: F401
     from .serving import embedded_model_path, llama_server, open_client  # noqa: F401
-    from .skills import (BUNDLED_MODEL, SkillMapper, apply_skill_table, fold_rare_skills,  # noqa: F401
-                         label_agreement, map_skills, skill_map_table)
+    from .skills import (  # noqa: F401
+        BUNDLED_MODEL,
+        SkillMapper,
+        apply_skill_table,
+        fold_rare_skills,
+        label_agreement,
+        map_skills,
+        skill_map_table,
+    )
     from .stats import paired_bootstrap  # noqa: F401
-    from .summary import summarize, summarize_run  # noqa: F401
-    from .wording import weakness_profile  # noqa: F401
-    from .chain import build_ladders, decompose, evaluate, evaluate_targets, evaluation_items  # noqa: F401
     from .store import RecordError, RecordFile, RunPaths, read_records, record_usage  # noqa: F401
+    from .summary import summarize, summarize_run  # noqa: F401
     from .tasks import generate_tasks  # noqa: F401
     from .teachers import OracleTeacher, Teacher  # noqa: F401
+    from .wording import weakness_profile  # noqa: F401

@@ -165,7 +165,8 @@ def accuracy_scaffolded(items: Sequence[Outcome]) -> pd.DataFrame:
     """
     frame = outcome_frame(items)
     frame = frame[frame["solved_somewhere"].notna()]
-    per_task = frame.assign(solved=frame["solved_somewhere"].astype(float)).groupby(["model", "task_id"])["solved"].mean()
+    per_task = (frame.assign(solved=frame["solved_somewhere"].astype(float))
+                .groupby(["model", "task_id"])["solved"].mean())
     table = per_task.groupby(level="model").agg(["sum", "count"]).reset_index()
     return pd.concat([table[["model"]], share_estimates(table["sum"], table["count"])], axis=1)
 
@@ -204,8 +205,8 @@ def bottleneck_attribution(items: Sequence[Outcome], rename: dict[str, str] | No
     """Among determined tasks that needed help (k ≠ 0), the share whose bottleneck step has each skill.
 
     The bottleneck of k > 0 is step k's skill (renamed through ``rename`` if given); k = −1 is
-    the category `UNRESOLVED`. Each task weighs 1 over its determined samples. Columns: ``model``, ``bottleneck``, ``tasks``
-    (weighted count), ``value``, ``low``, ``high``, ``n`` (tasks that needed help).
+    the category `UNRESOLVED`. Each task weighs 1 over its determined samples. Columns: ``model``, ``bottleneck``,
+    ``tasks`` (weighted count), ``value``, ``low``, ``high``, ``n`` (tasks that needed help).
 
     Examples
     --------
@@ -214,8 +215,9 @@ def bottleneck_attribution(items: Sequence[Outcome], rename: dict[str, str] | No
     ...     return Outcome(task_id=task, model="m", source="s", n_steps=3, skills=["add", "sub", "mul"],
     ...                    curve=[], isolated=[], k=k, non_monotonic=False, n_errors=0)
     >>> table = bottleneck_attribution([o("ducks", 2), o("t2", 2), o("t3", -1), o("t4", 0)])
-    >>> table[["bottleneck", "tasks", "value"]].round(2).to_dict(orient="records")
-    [{'bottleneck': 'sub', 'tasks': 2.0, 'value': 0.67}, {'bottleneck': 'unresolved (k = −1)', 'tasks': 1.0, 'value': 0.33}]
+    >>> table[["bottleneck", "tasks", "value"]].round(2).to_dict(orient="records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'bottleneck': 'sub', 'tasks': 2.0, 'value': 0.67},
+     {'bottleneck': 'unresolved (k = −1)', 'tasks': 1.0, 'value': 0.33}]
     """
     frame = outcome_frame(items)
     frame = frame[frame["k"].notna()].astype({"k": int})
@@ -296,7 +298,8 @@ def skill_table(items: Sequence[Outcome], *, min_support: int = MIN_SUPPORT, n_r
 
 def _gap_table(paired_units: pd.DataFrame, min_support: int, n_resamples: int, seed: int) -> pd.DataFrame:
     """The isolated-vs-whole gap per (model, skill) over paired occurrences, with a bootstrap
-    interval when at least ``min_support`` occurrences are paired."""
+    interval when at least ``min_support`` occurrences are paired.
+    """
     columns = ["model", "skill", "isolated_vs_whole_gap", "isolated_vs_whole_gap_low", "isolated_vs_whole_gap_high"]
     units = paired_units.rename(columns={"iso_successes": "a_successes", "iso_trials": "a_trials",
                                          "whole_successes": "b_successes", "whole_trials": "b_trials"})

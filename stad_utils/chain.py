@@ -1,6 +1,6 @@
 """One function per arrow of the method; the stages (`stad_utils.stages`) call these with the records they read.
 
-    tasks ─decompose─► decompositions ─build_ladders─► ladders ─evaluate─► verdicts ─► outcomes
+tasks ─decompose─► decompositions ─build_ladders─► ladders ─evaluate─► verdicts ─► outcomes
 """
 
 from __future__ import annotations
@@ -20,8 +20,18 @@ from .definitions import check_policy
 from .judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from .metrics import is_error, latest_verdicts
 from .monitor import ProgressLog
-from .records import (AnswerFormat, Decomposition, Ladder, LadderPolicy, LevelCheck, Task, VariantKind, Verdict,
-                      drop_code_of, evaluation_items)
+from .records import (
+    AnswerFormat,
+    Decomposition,
+    Ladder,
+    LadderPolicy,
+    LevelCheck,
+    Task,
+    VariantKind,
+    Verdict,
+    drop_code_of,
+    evaluation_items,
+)
 from .store import RecordFile
 from .structured import RAN_OUT_WHILE_REASONING, Unavailable, Unusable
 from .teachers import Teacher
@@ -192,6 +202,7 @@ class Question:
 
     @property
     def key(self) -> tuple[str, str, int, int]:
+        """What identifies the question among a run's: task, variant, level and sample."""
         return self.ladder.task_id, self.variant, self.level, self.sample
 
 def judge_item(variant: VariantKind, task_format: AnswerFormat, reference: str, prompt: str, response: str | None,
@@ -387,7 +398,8 @@ def decomposition_agreement(candidate: Sequence[Decomposition], reference: Seque
         theirs = by_id.get(mine.task_id)
         if theirs is None:
             continue
-        matched = [any(judge_answers([(m.answer, t.answer, None)])[0].correct for m in mine.steps) for t in theirs.steps]
+        matched = [any(judge_answers([(m.answer, t.answer, None)])[0].correct for m in mine.steps)
+                   for t in theirs.steps]
         rows.append({"task_id": mine.task_id, "steps": len(mine.steps), "reference_steps": len(theirs.steps),
                      "both_consistent": mine.consistent and theirs.consistent,
                      "reference_answers_found": sum(matched) / len(matched) if matched else None})

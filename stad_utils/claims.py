@@ -40,8 +40,15 @@ import pandas as pd
 from .definitions import ALPHA, MIN_SUPPORT, UNMAPPED
 from .frames import isolated_answers, policy_of, whole_and_alone
 from .records import Ladder, Outcome
-from .stats import (estimate, fisher_less, holm, mcnemar_exact, paired_difference_interval, share_estimates,
-                    smallest_detectable_deficit)
+from .stats import (
+    estimate,
+    fisher_less,
+    holm,
+    mcnemar_exact,
+    paired_difference_interval,
+    share_estimates,
+    smallest_detectable_deficit,
+)
 
 WEAK_SKILL_TEST = "Fisher exact, one-sided (isolated accuracy of a skill vs all other skills)"
 COMPOSITION_TEST = "McNemar exact, one-sided (whole task vs every step alone)"
@@ -171,8 +178,9 @@ def flag_weak_skills(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *
     ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["add", "sub"],
     ...                    curve=[None, None], isolated=isolated, k=None, non_monotonic=False, n_errors=0)
     >>> table = flag_weak_skills([outcome(f"t{i}", [True, i % 4 == 0]) for i in range(40)])
-    >>> table[["skill", "right", "asked", "flagged"]].to_dict(orient="records")
-    [{'skill': 'sub', 'right': 10, 'asked': 40, 'flagged': True}, {'skill': 'add', 'right': 40, 'asked': 40, 'flagged': False}]
+    >>> table[["skill", "right", "asked", "flagged"]].to_dict(orient="records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'skill': 'sub', 'right': 10, 'asked': 40, 'flagged': True},
+     {'skill': 'add', 'right': 40, 'asked': 40, 'flagged': False}]
     """
     if len({o.model for o in items}) > 1:
         raise ValueError("flag_weak_skills compares the skills of one model; got outcomes of several")
@@ -203,13 +211,13 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
     """
     tests = weak_skill_tests(isolated_answers(items, ladders), min_support=min_support)
     gap = composition_gap(items)
-    has_gap = gap is not None and gap["p_value"] is not None
-    p_values = list(tests["p_value"]) + ([gap["p_value"]] if has_gap else [])
+    tested_gap = gap if gap is not None and gap["p_value"] is not None else None  # None: no gap to test
+    p_values = list(tests["p_value"]) + ([tested_gap["p_value"]] if tested_gap is not None else [])
     adjusted = holm(p_values)
     tests["p_adjusted"] = adjusted[:len(tests)]
     flagged = tests[(tests["p_adjusted"] < alpha) & (tests["effect"] > 0)].sort_values(
         ["effect", "p_value"], ascending=[False, True])
-    composition_p = float(adjusted[-1]) if has_gap else None
+    composition_p = float(adjusted[-1]) if tested_gap is not None else None
     detectable = None
     if not tests.empty:
         widest = tests.sort_values("asked", ascending=False).iloc[0]
@@ -226,8 +234,10 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
              "others_accuracy": estimate(row.rest_accuracy, row.rest_low, row.rest_high, row.rest_asked),
              "p_adjusted": float(row.p_adjusted), "weak": row.skill in set(flagged["skill"])}
             for row in tests.sort_values(["p_adjusted", "skill"]).itertuples()],
-        "composition_failure": bool(composition_p is not None and composition_p < alpha and gap["value"] < 0),
-        "composition_effect": ({key: gap[key] for key in ("value", "ci95", "n", "name")} if has_gap else None),
+        "composition_failure": bool(tested_gap is not None and composition_p is not None and composition_p < alpha
+                                    and tested_gap["value"] < 0),
+        "composition_effect": ({key: tested_gap[key] for key in ("value", "ci95", "n", "name")}
+                               if tested_gap is not None else None),
         "composition_p_adjusted": composition_p,
         "test": TEST, "correction": CORRECTION, "alpha": alpha,
         "skills_tested": len(tests),

@@ -26,11 +26,11 @@ import sqlite3
 import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx
 import openai
@@ -40,6 +40,11 @@ from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) i
 
 from .files import DiskFull, set_aside
 from .secrets import mask_secrets
+
+if TYPE_CHECKING:
+    # The openai SDK installed here (3.x) sends through httpx2: its responses carry httpx2's requests and headers.
+    import httpx2
+    from openai.types.chat import ChatCompletionMessageParam
 
 Messages = list[dict[str, str]]
 
@@ -127,6 +132,10 @@ class ReasoningConfig(BaseModel):
         return tags
 
 
+_DEFAULT_REASONING = ReasoningConfig()
+"""The reasoning settings of an endpoint without a ``reasoning`` block (one shared default, never changed)."""
+
+
 class EndpointConfig(BaseModel):
     """Where a role's model is served and how to sample from it (one block of a params file).
 
@@ -152,7 +161,8 @@ class EndpointConfig(BaseModel):
     max_tokens: int = Field(1024, ge=1)  # for original questions (the authors' test script: 1,024)
     # for scaffold, isolated and placebo questions (authors: 2,000); None: max_tokens
     max_tokens_variants: int | None = Field(None, ge=1)
-    n_samples: int = Field(1, ge=1)  # replies per question (repeated trials); 1 at temperature 0 is the paper's protocol
+    # replies per question (repeated trials); 1 at temperature 0 is the paper's protocol
+    n_samples: int = Field(1, ge=1)
     seed: int | None = 0  # sample s is sent with seed + s, so repeated samples differ at temperature > 0
     timeout_s: float = Field(300.0, gt=0)  # the longest one attempt may take, wall clock, however the reply trickles
     max_retries: int = Field(5, ge=0)  # per request, after the first attempt
@@ -194,9 +204,11 @@ class EndpointConfig(BaseModel):
 
     @property
     def label(self) -> str:
+        """The endpoint's name in results and reports: ``name``, else the model id."""
         return self.name or self.model
 
     def replica_urls(self) -> list[str]:
+        """The base URL of every replica: ``base_url``, or the comma-separated list in ``base_url_env`` if named."""
         urls = self.base_url
         if self.base_url_env:
             value = os.environ.get(self.base_url_env)
@@ -208,6 +220,7 @@ class EndpointConfig(BaseModel):
         return [urls] if isinstance(urls, str) else list(urls)
 
     def api_key(self) -> str:
+        """The API key in the environment variable ``api_key_env``; without one, a placeholder (local servers)."""
         if not self.api_key_env:
             return "not-needed"  # local servers accept any key
         key = os.environ.get(self.api_key_env)
@@ -216,12 +229,14 @@ class EndpointConfig(BaseModel):
         return key
 
     def sampling(self) -> dict[str, Any]:
+        """The sampling parameters sent with every request (``top_p`` only when it is set)."""
         params = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
         return params if self.top_p is None else {**params, "top_p": self.top_p}
 
     def reasoning_fields(self) -> dict[str, Any]:
         """The request fields of the reasoning settings that are set (none at all for other models,
-        so their requests and cache keys stay as they were)."""
+        so their requests and cache keys stay as they were).
+        """
         fields: dict[str, Any] = {}
         if self.reasoning_effort is not None:
             fields["reasoning_effort"] = self.reasoning_effort
@@ -265,6 +280,7 @@ class ChatResult:
 
     @property
     def ok(self) -> bool:
+        """Whether the request got a reply (no error)."""
         return self.error is None
 
     @property
@@ -288,6 +304,7 @@ class UsageStats:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, result: ChatResult) -> None:
+        """Count one result: its tokens and time, or the cache hit or error it was."""
         with self._lock:
             if result.cached:
                 self.cache_hits += 1
@@ -301,6 +318,7 @@ class UsageStats:
             self.seconds += result.latency_s
 
     def as_dict(self) -> dict[str, float]:
+        """The counts, by name."""
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
 
@@ -356,8 +374,9 @@ class ResponseCache:
     @staticmethod
     def key(model: str, messages: Messages, params: dict[str, Any], sample: int = 0) -> str:
         """A hash of the request; the sample index enters only from the second sample on, so that
-        caches written before repeated trials existed still answer sample 0."""
-        request = {"model": model, "messages": messages, "params": params}
+        caches written before repeated trials existed still answer sample 0.
+        """
+        request: dict[str, Any] = {"model": model, "messages": messages, "params": params}
         if sample:
             request["sample"] = sample
         return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
@@ -377,6 +396,7 @@ class ResponseCache:
         return stored if isinstance(stored, dict) else None
 
     def put(self, key: str, model: str, request: dict, response: dict) -> None:
+        """Store a response under ``key``, the moment it arrives (a damaged database only warns)."""
         try:
             with self._lock:
                 self._db.execute(
@@ -392,6 +412,7 @@ class ResponseCache:
             return self._db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
 
     def close(self) -> None:
+        """Close the database."""
         self._db.close()
 
 
@@ -447,7 +468,7 @@ def _describe(exc: BaseException, secrets: Sequence[str] = ()) -> str:
 class RequestDeadlineExceeded(openai.APIConnectionError):
     """A reply that did not arrive whole within ``timeout_s`` (retried like a timeout)."""
 
-    def __init__(self, request: httpx.Request, limit_s: float):
+    def __init__(self, request: httpx2.Request, limit_s: float):
         super().__init__(message=f"no complete reply within {limit_s:g} s (timeout_s, wall clock per attempt)",
                          request=request)
 
@@ -519,10 +540,12 @@ class ModelClient:
         """The cache key, messages and parameters of one request.
 
         ``overrides`` replace sampling parameters of the endpoint (``temperature``, ``max_tokens``,
-        ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``. Sample *s* > 0 of a question is its own cache entry, sent with seed + *s*
-        (so that repeated samples at temperature > 0 differ); sample 0 is the plain request.
+        ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``.
+        Sample *s* > 0 of a question is its own cache entry, sent with seed + *s* (so that
+        repeated samples at temperature > 0 differ); sample 0 is the plain request.
         """
-        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.reasoning_fields(), **self.endpoint.extra_body}
+        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.reasoning_fields(),
+                  **self.endpoint.extra_body}
         if self.endpoint.reasoning.trace_tokens and params.get("max_tokens") is not None:
             params["max_tokens"] += self.endpoint.reasoning.trace_tokens  # the answer keeps the limit it was given
         if sample and params.get("seed") is not None:
@@ -566,15 +589,16 @@ class ModelClient:
         with self._lock:
             pending = self._pending.get(key)
             first = pending is None
-            if first:
+            if pending is None:
                 pending = self._pending[key] = _Pending()
         if not first:  # the same request is in flight: share its answer
             pending.done.wait()
-            result = pending.result
-            if result.ok:
-                result = replace(result, cached=True)
-                self.usage.add(result)
-            return result
+            shared = pending.result
+            assert shared is not None  # the first asker sets it before `done`, whether it succeeded or raised
+            if shared.ok:
+                shared = replace(shared, cached=True)
+                self.usage.add(shared)
+            return shared
         try:
             stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
             result = from_cache(stored, params, self.endpoint.reasoning) if stored is not None else None
@@ -611,7 +635,7 @@ class ModelClient:
             result = replace(result, error=mask_secrets(result.error, self._secrets))
         return replace(result, latency_s=time.perf_counter() - started)
 
-    def _send(self, messages: Messages, params: dict[str, Any]) -> tuple[ChatResult, httpx.Headers]:
+    def _send(self, messages: Messages, params: dict[str, Any]) -> tuple[ChatResult, httpx2.Headers]:
         with self._lock:  # the replica with the fewest requests in flight takes this one
             replica = min(range(len(self._replicas)), key=self._in_flight.__getitem__)
             self._in_flight[replica] += 1
@@ -622,13 +646,15 @@ class ModelClient:
                 self._in_flight[replica] -= 1
 
     def _ask(self, replica: openai.OpenAI, messages: Messages, params: dict[str, Any],
-             limit_s: float) -> tuple[ChatResult, httpx.Headers]:
+             limit_s: float) -> tuple[ChatResult, httpx2.Headers]:
         """One attempt, its body read within ``limit_s`` in all (a body that trickles in is cut off)."""
         deadline = time.monotonic() + limit_s
         standard = {k: v for k, v in params.items() if k in _OPENAI_PARAMS and v is not None}
         extra = {k: v for k, v in params.items() if k not in _OPENAI_PARAMS}
         with replica.chat.completions.with_streaming_response.create(
-            model=self.endpoint.model, messages=messages, extra_body=extra or None, timeout=limit_s, **standard
+            # plain role/content dicts: what the SDK's message TypedDicts describe (a dict[str, str] is not, to mypy)
+            model=self.endpoint.model, messages=cast("list[ChatCompletionMessageParam]", messages),
+            extra_body=extra or None, timeout=limit_s, **standard
         ) as response:
             body = bytearray()
             for chunk in response.http_response.iter_bytes():
@@ -681,6 +707,7 @@ class ModelClient:
                                f"{raw.headers.get('content-type') or 'untyped'} body that is not a model list: "
                                f"{_snippet(raw.http_response.content)}")
         probe = [{"role": "user", "content": "Say OK."}]
+        headers: Mapping[str, str]
         try:
             result, headers = self._ask(replica, probe, {**self.endpoint.sampling(), "max_tokens": 1}, timeout_s)
         except Exception as exc:  # noqa: BLE001 - any failure means the endpoint is unusable
@@ -714,7 +741,7 @@ _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "respons
 
 
 def from_cache(stored: dict[str, Any], params: dict[str, Any],
-               reasoning: ReasoningConfig = ReasoningConfig()) -> ChatResult | None:
+               reasoning: ReasoningConfig = _DEFAULT_REASONING) -> ChatResult | None:
     """A cached reply, or ``None`` for an entry that cannot be one (it is then asked again).
 
     The entry holds what the server sent (its content, and a trace it sent apart); the trace is
@@ -814,7 +841,8 @@ def split_trace(content: str, sent_apart: tuple[str, str] | None,
     return answer, "\n\n".join(trace for _, trace in found), " and ".join(where for where, _ in found)
 
 
-def read_completion(body: bytes, content_type: str = "", reasoning: ReasoningConfig = ReasoningConfig()) -> ChatResult:
+def read_completion(body: bytes, content_type: str = "",
+                    reasoning: ReasoningConfig = _DEFAULT_REASONING) -> ChatResult:
     """The reply in an HTTP 200 body of a chat completion; a body that holds none is a recorded error.
 
     The answer and the trace are read apart (`server_trace`, `split_trace`). A reply that
@@ -835,7 +863,9 @@ def read_completion(body: bytes, content_type: str = "", reasoning: ReasoningCon
         return ChatResult(None, error=f"the server answered HTTP 200 with an error: {_snippet(body)}")
     choices = completion.get("choices")
     choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        message = {}
     finish_reason = choice.get("finish_reason") if isinstance(choice.get("finish_reason"), str) else None
     content = message.get("content")
     sent_apart = server_trace(message)
@@ -845,7 +875,9 @@ def read_completion(body: bytes, content_type: str = "", reasoning: ReasoningCon
                               + (f" (finish_reason {finish_reason!r} after a trace in {sent_apart[0]})"
                                  if sent_apart else ""))
         content = ""  # cut off before the answer began
-    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    usage = completion.get("usage")
+    if not isinstance(usage, dict):
+        usage = {}
     details = usage.get("completion_tokens_details")
     content = clean_text(content)
     answer, trace, source = split_trace(content, sent_apart, reasoning.tags)
@@ -879,7 +911,8 @@ def _snippet(body: bytes, limit: int = 160) -> str:
 
 def storable(result: ChatResult) -> dict[str, Any]:
     """A reply as the cache keeps it: what the server sent, its trace fields only when it sent them (so the
-    entries of other models stay as they were)."""
+    entries of other models stay as they were).
+    """
     entry = {"text": result.content if result.content is not None else result.text,
              "finish_reason": result.finish_reason, "latency_s": result.latency_s,
              "prompt_tokens": result.prompt_tokens, "completion_tokens": result.completion_tokens}

@@ -39,7 +39,6 @@ from .metrics import OUTCOME_BEFORE_OUTCOMES, OUTCOME_KEY, VERDICT_KEY
 from .records import Outcome, Verdict
 from .store import RunPaths, file_stamp, parse_jsonl_line, parse_record
 
-
 RunDirs = Path | str | Iterable[Path | str]
 """One run folder (or Parquet file, or folder of Parquet files), or several, read in this order."""
 
@@ -202,6 +201,8 @@ def _missing_required(connection: duckdb.DuckDBPyConnection, parquet: Path, reco
                 if field.is_required() and type(None) not in typing.get_args(field.annotation)]
     nulls = connection.execute(f"SELECT {', '.join(f'count(*) FILTER ({name} IS NULL)' for name in required)} "
                                f"FROM read_parquet({sql_text(parquet)})").fetchone()
+    if nulls is None:  # an aggregate without GROUP BY always returns its one row
+        raise RuntimeError(f"{parquet}: duckdb returned no row counting the null fields")
     return [name for name, count in zip(required, nulls) if count]
 
 
@@ -311,6 +312,7 @@ class VerdictFacts(NamedTuple):
 
     @property
     def response(self) -> str | None:
+        """``""`` if the target replied, else None (the text itself is not kept)."""
         return "" if self.replied else None
 
 

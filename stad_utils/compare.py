@@ -21,8 +21,16 @@ from .claims import composition_gap
 from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNMAPPED
 from .frames import ModelFrames, policy_of, task_rates, whole_and_alone
 from .records import Outcome
-from .stats import (estimate, holm, mcnemar_exact, minimal_detectable_difference, paired_bootstrap,
-                    paired_difference_interval, paired_test, share_estimates)
+from .stats import (
+    estimate,
+    holm,
+    mcnemar_exact,
+    minimal_detectable_difference,
+    paired_bootstrap,
+    paired_difference_interval,
+    paired_test,
+    share_estimates,
+)
 
 PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
 """The population of paired levels ≥ 1 under each policy (see `analysis.LEVELS_ASKED`)."""
@@ -32,7 +40,7 @@ PAIR_GAP_REFUSAL = ("Pair composition gaps are not computed under policy on_fail
 
 
 def help_needed(outcome: Outcome) -> int | None:
-    """k with "never solved" (−1) ordered last, as K; None when k is undetermined.
+    """K with "never solved" (−1) ordered last, as K; None when k is undetermined.
 
     Examples
     --------
@@ -72,8 +80,9 @@ def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_res
     >>> items = [o("A", "t1", [True, True]), o("B", "t1", [False, True]), o("A", "t2", [True, None]),
     ...          o("B", "t2", [True, True])]
     >>> paired_levels(items, "A", "B", n_resamples=0)[["level", "tasks", "difference", "a_better", "test"]
-    ...                                               ].to_dict(orient="records")
-    [{'level': 0, 'tasks': 2, 'difference': 0.5, 'a_better': 1, 'test': 'McNemar exact'}, {'level': 1, 'tasks': 1, 'difference': 0.0, 'a_better': 0, 'test': 'McNemar exact'}]
+    ...                                               ].to_dict(orient="records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'level': 0, 'tasks': 2, 'difference': 0.5, 'a_better': 1, 'test': 'McNemar exact'},
+     {'level': 1, 'tasks': 1, 'difference': 0.0, 'a_better': 0, 'test': 'McNemar exact'}]
     """
     columns = ["level", "tasks", "a", "b", "difference", "low", "high", "interval", "a_better", "b_better", "tied",
                "test", "p_value", "minimal_detectable_difference", "population"]
@@ -157,8 +166,9 @@ def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: s
     ...                    isolated=alone, k=None, non_monotonic=False, n_errors=0)
     >>> items = [o("A", f"t{i}", [True, True]) for i in range(20)] + [o("B", f"t{i}", [True, i < 4]) for i in range(20)]
     >>> table = skill_accuracy_comparison(items, "A", "B")
-    >>> table[["skill", "n", "difference", "differs"]].to_dict(orient="records")
-    [{'skill': 'sub', 'n': 20, 'difference': 0.8, 'differs': True}, {'skill': 'add', 'n': 20, 'difference': 0.0, 'differs': False}]
+    >>> table[["skill", "n", "difference", "differs"]].to_dict(orient="records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'skill': 'sub', 'n': 20, 'difference': 0.8, 'differs': True},
+     {'skill': 'add', 'n': 20, 'difference': 0.0, 'differs': False}]
     """
     columns = ["skill", "n", "a", "b", "difference", "low", "high", "p_value", "p_adjusted", "differs"]
     steps = (frames or ModelFrames(items)).steps(model_a, model_b)
@@ -222,8 +232,8 @@ def task_composition_gaps(items: Sequence[Outcome]) -> pd.Series:
     >>> def o(task, whole, alone, sample=0):
     ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["a", "b"], curve=[whole, True],
     ...                    isolated=alone, k=0, non_monotonic=False, n_errors=0, sample=sample)
-    >>> task_composition_gaps([o("t1", False, [True, True]), o("t1", True, [True, True], 1), o("t2", True, [None, True])]
-    ...                       ).to_dict()
+    >>> task_composition_gaps([o("t1", False, [True, True]), o("t1", True, [True, True], 1),
+    ...                        o("t2", True, [None, True])]).to_dict()
     {'t1': -0.5}
     """
     rows = [(o.task_id, *pair) for o in items if (pair := whole_and_alone(o)) is not None]
@@ -244,7 +254,8 @@ def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, fra
     >>> def o(model, task, k):
     ...     return Outcome(task_id=task, model=model, source="s", n_steps=3, skills=["a"] * 3, curve=[], isolated=[],
     ...                    k=k, non_monotonic=False, n_errors=0)
-    >>> help_comparison([o("A", "t1", 0), o("B", "t1", -1), o("A", "t2", 1), o("B", "t2", 1)], "A", "B")["mean_difference"]
+    >>> help_comparison([o("A", "t1", 0), o("B", "t1", -1), o("A", "t2", 1), o("B", "t2", 1)],
+    ...                 "A", "B")["mean_difference"]
     -1.5
     """
     frames = frames or ModelFrames(items)
@@ -378,7 +389,8 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed, frames=frames)
     result = {"models": [model_a, model_b], "min_support": min_support,
               "simulated": sorted({o.model for o in pair if o.simulated}),
-              "n_tasks": len({o.task_id for o in frames.records(model_a)} & {o.task_id for o in frames.records(model_b)}),
+              "n_tasks": len({o.task_id for o in frames.records(model_a)}
+                             & {o.task_id for o in frames.records(model_b)}),
               "levels": levels.replace({np.nan: None}).to_dict(orient="records"),
               "help_needed": help_comparison(items, model_a, model_b, frames=frames),
               "isolated_accuracy": skill_accuracy_comparison(items, model_a, model_b, min_support=min_support,
@@ -404,8 +416,8 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
 
     Per task, each success is its per-task rate over samples; tasks need the level K−2 and both
     isolated steps answered. Columns: ``model``, ``first``, ``second``, ``tasks``, ``composed``,
-    ``expected``, ``gap`` and its Newcombe 95% interval ``low``, ``high``. ``rename`` maps skills to shown names (folding). Raises `ValueError`
-    under policy ``on_failure`` (see `definitions`, Policies).
+    ``expected``, ``gap`` and its Newcombe 95% interval ``low``, ``high``. ``rename`` maps skills to shown
+    names (folding). Raises `ValueError` under policy ``on_failure`` (see `definitions`, Policies).
 
     Examples
     --------
@@ -415,15 +427,18 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
     ...                    isolated=isolated, k=None, non_monotonic=False, n_errors=0)
     >>> pair_composition_gaps([o("t1", [False, True], [True, True]), o("t2", [True, True], [True, False])]
     ...                       ).to_dict(orient="records")
-    ... # doctest: +ELLIPSIS
-    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0, 'low': -0.81..., 'high': 0.81...}]
+    ... # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
+    [{'model': 'm', 'first': 'add', 'second': 'mul', 'tasks': 2, 'composed': 0.5, 'expected': 0.5, 'gap': 0.0,
+      'low': -0.81..., 'high': 0.81...}]
     """
     if policy_of(items) == "on_failure":
         raise ValueError(PAIR_GAP_REFUSAL)
     rename = rename or {}
     rows = [(o.model, o.task_id, rename.get(o.skills[-2], o.skills[-2]), rename.get(o.skills[-1], o.skills[-1]),
-             float(o.curve[-2]), float(o.isolated[-2]), float(o.isolated[-1]))
-            for o in items if o.n_steps >= 2 and None not in (o.curve[-2], o.isolated[-2], o.isolated[-1])]
+             float(composed), float(first), float(second))
+            for o in items if o.n_steps >= 2
+            for composed, first, second in [(o.curve[-2], o.isolated[-2], o.isolated[-1])]
+            if composed is not None and first is not None and second is not None]
     frame = pd.DataFrame(rows, columns=["model", "task_id", "first", "second", "composed", "alone_first",
                                         "alone_second"])
     per_task = frame.groupby(["model", "task_id", "first", "second"]).mean().reset_index()

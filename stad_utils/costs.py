@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-
 REASONING_COUNTS = ("reasoning_tokens", "traces")
 """The counts of `stad_utils.client.UsageStats` that only reasoning models make."""
 

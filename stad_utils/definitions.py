@@ -176,8 +176,9 @@ the bottleneck rate of a step is 0.50 one step before the last, 0.32 two steps b
 0.28, 0.21 and 0.14 (10 runs, 142–1,143 at-risk steps per position), while its isolated accuracy
 is 0.94–0.95 everywhere; a last step is never at risk. So the highest bottleneck rate names
 the skill that most often comes one step before the last (issue 15: some skill was named so in
-90% of ~90-task controls), and a weak skill that is mostly a last step is seldom at risk. Adjusting the rate for position would need the model's own
-per-step accuracies, which the isolated questions measure directly: the diagnosis therefore
+90% of ~90-task controls), and a weak skill that is mostly a last step is seldom at risk.
+Adjusting the rate for position would need the model's own per-step accuracies, which the
+isolated questions measure directly: the diagnosis therefore
 leads with isolated accuracy and the composition gap, and the bottleneck rate stays in the
 descriptive tables.
 """

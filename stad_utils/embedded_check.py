@@ -84,6 +84,7 @@ def smoke_test(timeout_s: float = 120.0) -> dict:
 
 
 def main() -> int:
+    """Run the smoke test and print its result; the exit status (0: it passed)."""
     from .serving import embedded_model_path
 
     try:

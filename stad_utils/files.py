@@ -28,7 +28,7 @@ class DiskFull(OSError):
                                        "what was finished is kept and the run resumes from there")
 
     def __str__(self) -> str:
-        return self.strerror
+        return self.strerror or ""  # always set: __init__ passes an errno and a message
 
 
 _UMASK = os.umask(0)
@@ -36,6 +36,7 @@ os.umask(_UMASK)
 
 
 def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` is a full disk or an exceeded quota."""
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
@@ -48,9 +49,9 @@ def write_atomic(path: Path | str, content: str | bytes | Callable[[Path], None]
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".partial{path.suffix}")
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".partial{path.suffix}")
     os.close(handle)
-    temporary = Path(temporary)
+    temporary = Path(name)
     try:
         if callable(content):
             content(temporary)
@@ -80,6 +81,7 @@ def remove_partial_files(folder: Path | str) -> list[Path]:
 
 
 def write_json_atomic(path: Path | str, value: Any) -> Path:
+    """Replace ``path`` in one step (`write_atomic`) with ``value`` as indented JSON."""
     return write_atomic(path, json.dumps(value, indent=2))
 
 

@@ -48,7 +48,7 @@ def outcome_frame(items: Sequence[Outcome]) -> pd.DataFrame:
 
 
 def category(k: int | None) -> str:
-    """independent (k = 0), scaffoldable (k > 0), unresolved (k = −1) or undetermined (None).
+    """Independent (k = 0), scaffoldable (k > 0), unresolved (k = −1) or undetermined (None).
 
     Examples
     --------
@@ -74,7 +74,8 @@ def solved_somewhere(curve: Sequence[bool | None]) -> bool | None:
 def answer_frame(items: Sequence[Outcome]) -> pd.DataFrame:
     """One row per question of each outcome: ``variant`` ("curve", "isolated", "placebo"), ``level``
     (the scaffold/placebo level, or the isolated step), ``solved`` (1.0, 0.0 or NaN when unanswered
-    or not asked) and ``asked`` (False for the variants ``on_failure`` skipped)."""
+    or not asked) and ``asked`` (False for the variants ``on_failure`` skipped).
+    """
     rows = []
     for o in items:
         variants_asked = o.policy == "full" or o.curve[0] is False
@@ -150,12 +151,15 @@ class ModelFrames:
         return [o for model in models for o in self._items.get(model, [])]
 
     def outcomes(self, *models: str) -> pd.DataFrame:
+        """The models' `outcome_frame`, computed once per model."""
         return self._joined(outcome_frame, models)
 
     def answers(self, *models: str) -> pd.DataFrame:
+        """The models' `answer_frame`, computed once per model."""
         return self._joined(answer_frame, models)
 
     def steps(self, *models: str) -> pd.DataFrame:
+        """The models' `step_frame`, computed once per model."""
         return self._joined(step_frame, models)
 
     def of_model(self, function: Callable[[Sequence[Outcome]], Any], model: str) -> Any:

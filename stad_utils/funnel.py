@@ -16,7 +16,6 @@ import pandas as pd
 from .records import Decomposition, DropCode, Ladder, Outcome, Task, Verdict
 from .store import RunPaths, read_records
 
-
 DROP_NAMES: dict[DropCode, str] = {
     "too_many_steps": "more than 6 steps",
     "no_steps": "no step",
@@ -34,7 +33,7 @@ DROP_NAMES: dict[DropCode, str] = {
 
 def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], ladders: Sequence[Ladder],
                 items: Sequence[Outcome]) -> dict:
-    """loaded → consistent → verified → evaluated, with the number of tasks dropped per reason.
+    """Loaded → consistent → verified → evaluated, with the number of tasks dropped per reason.
 
     *loaded*: tasks of 01; *consistent*: decompositions that passed the consistency filter;
     *verified*: ladders whose every scaffold level the teacher verified; *evaluated*: verified
@@ -72,7 +71,8 @@ def run_funnel(paths: RunPaths, ladders: Sequence[Ladder] | None = None,
                items: Sequence[Outcome] | None = None) -> dict | None:
     """`task_funnel` of a run folder, reading the ``ladders`` and outcomes the caller has not read; ``None``
     when it lacks the tasks, decompositions or ladders (a run put together from verdicts alone has no
-    funnel to report)."""
+    funnel to report).
+    """
     if not all(path.exists() for path in (paths.tasks, paths.decompositions, paths.ladders)):
         return None
     ladders = read_records(paths.ladders, Ladder.model_validate) if ladders is None else ladders
@@ -98,7 +98,8 @@ def truncation_table(verdicts: Sequence[Verdict]) -> pd.DataFrame:
     """
     columns = ["model", "variant", "level", "replies", "cut_off", "share"]
     frame = pd.DataFrame([{"model": v.model, "variant": v.variant, "level": v.level, "cut_off": v.truncated}
-                          for v in verdicts if v.response is not None], columns=["model", "variant", "level", "cut_off"])
+                          for v in verdicts if v.response is not None],
+                         columns=["model", "variant", "level", "cut_off"])
     if frame.empty:
         return pd.DataFrame(columns=columns)
     table = frame.groupby(["model", "variant", "level"], as_index=False).agg(replies=("cut_off", "size"),

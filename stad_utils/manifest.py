@@ -26,12 +26,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def now() -> str:
+    """The time now in UTC, ISO 8601 to the second."""
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def package_versions(names: tuple[str, ...] = PACKAGES) -> dict[str, str | None]:
     """Installed version of each package, ``None`` when it is not installed."""
-    versions = {}
+    versions: dict[str, str | None] = {}
     for name in names:
         try:
             versions[name] = importlib.metadata.version(name)
@@ -55,6 +56,7 @@ def git_state(root: Path = ROOT) -> dict[str, Any]:
 
 
 def params_hash(params: dict) -> str:
+    """The SHA-256 of the parameters as sorted JSON: equal parameters, equal hash."""
     return hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()
 
 

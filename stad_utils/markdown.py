@@ -18,7 +18,8 @@ from .wording import difference_words, funnel_words, p_text, percent_text, point
 
 def markdown_table(table: pd.DataFrame, **options) -> str:
     """A table for ``report.md`` (``options`` go to `DataFrame.to_markdown`), every text cell and header
-    escaped: skill and model names are data."""
+    escaped: skill and model names are data.
+    """
     escaped = table.rename(columns=markdown_text).map(
         lambda cell: markdown_text(cell) if isinstance(cell, str) else cell)
     return escaped.to_markdown(index=False, **options)

@@ -34,7 +34,7 @@ OUTCOME_BEFORE_OUTCOMES: dict[bool | None, JudgeOutcome] = {True: "correct", Fal
 
 
 def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
-    """k from a success curve: the first solved level, −1 if all failed, None if undetermined.
+    """K from a success curve: the first solved level, −1 if all failed, None if undetermined.
 
     Examples
     --------
@@ -145,7 +145,7 @@ def outcome_of(ladder: Ladder, model: str, sample: int, asked: Sequence[Verdict]
     the one its original was asked under; ``undetermined_by`` is the verdict kind at the
     level that leaves k open.
     """
-    by_question = {(v.variant, v.level): v for v in asked}
+    by_question: dict[tuple[str, int], Verdict] = {(v.variant, v.level): v for v in asked}
 
     def answers(variant: str, levels: range) -> list[bool | None]:
         return [getattr(by_question.get((variant, level)), "correct", None) for level in levels]

@@ -81,7 +81,8 @@ class ProgressLog:
 
     def __exit__(self, *exc) -> None:
         self._stop.set()
-        self._writer.join()
+        if self._writer is not None:
+            self._writer.join()
         self._write_lines()
 
     def _write_every_interval(self) -> None:

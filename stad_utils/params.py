@@ -116,6 +116,7 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
+        """Whether the check found no error."""
         return not self.errors
 
     def __str__(self) -> str:
@@ -123,7 +124,8 @@ class CheckReport:
         return "\n".join(lines) or "ok"
 
 
-_PYTHON_TYPES = {"str": str, "int": int, "float": (int, float), "bool": bool, "list": list, "dict": dict}
+_PYTHON_TYPES: dict[str, type | tuple[type, ...]] = {"str": str, "int": int, "float": (int, float), "bool": bool,
+                                                     "list": list, "dict": dict}
 
 
 def check_params(path: Path | str, notebooks_dir: Path | str = NOTEBOOKS) -> CheckReport:
@@ -186,6 +188,7 @@ def _check_stage(stage: str, values: dict, report: CheckReport, notebooks_dir: P
 
 
 def endpoint_blocks(stage: str, values: dict) -> Iterator[tuple[str, Any]]:
+    """Every endpoint block of a stage's parameters, with where it is (``stages.<stage>.targets[i]``, ``.judge``…)."""
     prefix = f"stages.{stage}"
     for index, target in enumerate(values.get("targets") or []):
         yield f"{prefix}.targets[{index}]", target

@@ -36,14 +36,30 @@ import yaml
 
 from .client import EndpointUnavailable
 from .extras import MissingExtra
-from .files import (DiskFull, RunLocked, exclusive_run, is_disk_full, read_json_or_rebuild, remove_partial_files,
-                    write_atomic, write_json_atomic)
+from .files import (
+    DiskFull,
+    RunLocked,
+    exclusive_run,
+    is_disk_full,
+    read_json_or_rebuild,
+    remove_partial_files,
+    write_atomic,
+    write_json_atomic,
+)
 from .manifest import stage_finished, start_manifest
 from .monitor import follow
-from .params import (NOTEBOOKS, STAGES, check_loaded_params, check_params, endpoint_blocks, load_params,
-                     notebook_parameters, resolve_paths)
-from .secrets import configured_secrets, mask_secrets
+from .params import (
+    NOTEBOOKS,
+    STAGES,
+    check_loaded_params,
+    check_params,
+    endpoint_blocks,
+    load_params,
+    notebook_parameters,
+    resolve_paths,
+)
 from .report import write_html_report
+from .secrets import configured_secrets, mask_secrets
 from .store import RunPaths
 
 RESULTS = NOTEBOOKS.parent / "results"  # where run folders go unless the params file says otherwise
@@ -219,7 +235,8 @@ def forget_stage(kernel) -> None:
         client.wait_for_ready(timeout=60)
         client.execute_interactive("get_ipython().run_line_magic('reset', '-f')\n"
                                    "import sys\n"
-                                   "if 'matplotlib.pyplot' in sys.modules: sys.modules['matplotlib.pyplot'].close('all')",
+                                   "if 'matplotlib.pyplot' in sys.modules: "
+                                   "sys.modules['matplotlib.pyplot'].close('all')",
                                    store_history=False, timeout=60)
     finally:
         client.stop_channels()
@@ -283,6 +300,7 @@ def parse_overrides(assignments: list[str]) -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``stad-run``, ``python -m stad_utils.pipeline``); the exit status."""
     parser = argparse.ArgumentParser(prog="python -m stad_utils.pipeline", description=__doc__.split("\n")[0])
     parser.add_argument("params", help="a YAML parameter file, e.g. params/quickstart.yaml")
     parser.add_argument("--stage", action="append", choices=STAGES, help="run only this stage (repeatable)")
@@ -317,9 +335,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {DiskFull(exc.filename)}", file=sys.stderr)
         return 1
     print(f"finished in {time.perf_counter() - started:.0f} s; results in {run_dir}")
-    report = RunPaths(run_dir).html
-    if report.exists():
-        print(f"report: {report}\n  open it in any browser, offline: python -m webbrowser {report.as_uri()}")
+    html = RunPaths(run_dir).html
+    if html.exists():
+        print(f"report: {html}\n  open it in any browser, offline: python -m webbrowser {html.as_uri()}")
     return 0
 
 

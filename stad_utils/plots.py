@@ -18,8 +18,16 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from .analysis import (bottleneck_attribution, help_from_content, k_order, k_shares, k_stability, skill_table,
-                       success_by_level, undetermined_counts)
+from .analysis import (
+    bottleneck_attribution,
+    help_from_content,
+    k_order,
+    k_shares,
+    k_stability,
+    skill_table,
+    success_by_level,
+    undetermined_counts,
+)
 from .compare import PAIR_GAP_REFUSAL, pair_composition_gaps
 from .definitions import MIN_SUPPORT, UNRESOLVED
 from .escaping import mathtext_plain
@@ -234,7 +242,8 @@ def plot_success_by_level(items: Sequence[Outcome]):
     fig, ax = plt.subplots(figsize=(11, 6))
     for (model, kind), rows in table.groupby(["model", "kind"]):
         shift = (list(names).index(model) - (len(names) - 1) / 2) * 0.06
-        ax.errorbar(rows["level"] + shift, rows["value"], yerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
+        ax.errorbar(rows["level"] + shift, rows["value"],
+                    yerr=[rows["value"] - rows["low"], rows["high"] - rows["value"]],
                     marker="o" if kind == "scaffold" else "s", linestyle="-" if kind == "scaffold" else "--",
                     color=colours[model], capsize=4, label=f"{names[model]}{' · placebo' if kind == 'placebo' else ''}")
     answered = table[table["kind"] == "scaffold"].groupby("level")["n"].min().astype(int)
@@ -432,7 +441,8 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
 
 def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: int = MIN_SUPPORT):
     """Pair composition gap of the last two steps' skills, one panel per model: cells with at least
-    ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks)."""
+    ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks).
+    """
     title = "Pair composition gap: success with two steps left − product alone (negative = fails to chain)"
     if policy_of(items) == "on_failure":
         return placeholder(title, PAIR_GAP_REFUSAL)
@@ -462,7 +472,7 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: in
         rows = supported[supported["model"] == model].assign(
             label=lambda t: [f"{g:+.2f}\n[{lo:+.2f}, {hi:+.2f}]\nn={n:.0f}" if n >= min_support else f"n={n:.0f}"
                              for g, lo, hi, n in zip(t["gap"], t["low"], t["high"], t["tasks"])])
-        def grid(column: str) -> pd.DataFrame:
+        def grid(column: str, rows: pd.DataFrame = rows) -> pd.DataFrame:
             return rows.pivot(index="first", columns="second", values=column).reindex(index=firsts, columns=seconds)
         _annotated_heatmap(ax, grid("gap").where(grid("tasks") >= min_support), grid("label").fillna("").to_numpy(),
                            [label_of[s] for s in firsts], [label_of[s] for s in seconds], label="pair composition gap",
@@ -573,7 +583,8 @@ def plot_k_stability(items: Sequence[Outcome]):
         rows = table[table["model"] == model].set_index("task_id").reindex(tasks)
         left = np.zeros(len(tasks))
         for k in [*levels, None]:
-            counts = rows["k_by_sample"].map(lambda ks: sum(value == k for value in ks) if isinstance(ks, list) else 0)
+            counts = rows["k_by_sample"].map(lambda ks, k=k: sum(value == k for value in ks)
+                                             if isinstance(ks, list) else 0)
             ax.barh(range(len(tasks)), counts, left=left, color=colours.get(k, "lightgrey"),
                     label=k_label(k) if k is not None else "undetermined")
             left += counts.to_numpy(dtype=float)
@@ -660,7 +671,7 @@ def teaching_ladder(run_dir, model: str | None = None, task_id: str | None = Non
         outcomes = [o for o in outcomes if o.task_id == task_id]
     else:
         helped = [o for o in outcomes if o.k is not None and o.k > 0]
-        outcomes = sorted(helped, key=lambda o: (-o.n_steps, False not in o.isolated, -o.k,
+        outcomes = sorted(helped, key=lambda o: (-o.n_steps, False not in o.isolated, -(o.k or 0),  # k > 0 here
                                                  len(ladders[o.task_id].task.question), o.model, o.task_id))
     if not outcomes:
         raise ValueError(f"{run_dir}: no verified ladder with k > 0 for "

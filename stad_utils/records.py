@@ -12,7 +12,7 @@ pydantic models so that a malformed file fails loudly, naming the field.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
@@ -110,7 +110,10 @@ def drop_code_of(reason: str | None) -> DropCode:
     return next((code for pattern, code in _DROP_SENTENCES if re.search(pattern, reason or "")), "teacher_other")
 
 
-def _with_drop_code(record: Decomposition | Ladder, *, kept: bool) -> Decomposition | Ladder:
+_Dropped = TypeVar("_Dropped", "Decomposition", "Ladder")
+
+
+def _with_drop_code(record: _Dropped, *, kept: bool) -> _Dropped:
     """``record`` with the code of its drop reason when it was dropped and, written before codes existed, has none."""
     if not kept and record.drop_code is None:
         record.drop_code = drop_code_of(record.drop_reason)
@@ -133,6 +136,7 @@ class Decomposition(BaseModel):
 
     @property
     def task_id(self) -> str:
+        """The id of the task decomposed."""
         return self.task.task_id
 
 
@@ -170,21 +174,25 @@ class Ladder(BaseModel):
 
     @property
     def task_id(self) -> str:
+        """The id of the task the ladder is built on."""
         return self.task.task_id
 
     @property
     def n_steps(self) -> int:
+        """K, the number of steps."""
         return len(self.steps)
 
 
 def evaluation_items(ladder: Ladder, *, original: bool = True, variants: bool = True, placebo: bool = False
-                     ) -> list[tuple[str, int, str, str]]:
+                     ) -> list[tuple[VariantKind, int, str, str]]:
     """The ``(variant, level, prompt, reference)`` questions to put to the target for one ladder.
 
     Scaffold and placebo levels are judged against the gold final answer, isolated steps
     against the teacher's answer for that step.
     """
-    items = [("original", 0, ladder.task.question, ladder.task.answer)] if original else []
+    items: list[tuple[VariantKind, int, str, str]] = []
+    if original:
+        items.append(("original", 0, ladder.task.question, ladder.task.answer))
     if variants:
         items += [("scaffold", j, text, ladder.task.answer) for j, text in enumerate(ladder.scaffolds, start=1)]
         items += [("isolated", i, text, step.answer)

@@ -20,10 +20,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from .chain import judge_item, judged_fields
 from .judge import LLMJudgeFn, judge_answers, judge_version
 from .metrics import latest_verdicts, outcomes
 from .records import JudgeOutcome, Ladder, StepSkill, Verdict
-from .chain import judge_item, judged_fields
 from .store import RecordFile, RunPaths, read_records
 
 
@@ -104,6 +104,7 @@ def agreement_table(rejudged: pd.DataFrame) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``python -m stad_utils.rejudge``); the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("run_dir", type=Path, help="the run folder, e.g. results/quickstart")
     parser.add_argument("--judge-endpoint", type=yaml.safe_load, default=None,

@@ -19,7 +19,7 @@ import base64
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import jinja2
@@ -146,7 +146,8 @@ def _judge_versions(paths: RunPaths) -> list[str]:
 
 def funnel_steps(summary: RunSummary | None, paths: RunPaths) -> tuple[list[tuple[str, int]], dict[str, int]]:
     """The funnel of tasks, stage by stage, and the tasks dropped by reason: the summary's, else the
-    run's files' (`stad_utils.funnel.run_funnel`; none for a run without its stage files)."""
+    run's files' (`stad_utils.funnel.run_funnel`; none for a run without its stage files).
+    """
     from .funnel import run_funnel
 
     funnel = summary.funnel if summary is not None and summary.funnel else None
@@ -193,7 +194,8 @@ def _model_figures(models: dict[str, ModelSummary]) -> dict[str, str]:
 
 def front_page(paths: RunPaths) -> dict:
     """The front page's facts: run, date, judge, models with their sentence and figure, each pair's
-    accuracy as asked on the same tasks (from 07), and the funnel."""
+    accuracy as asked on the same tasks (from 07), and the funnel.
+    """
     from .wording import accuracy_statement
 
     summary = RunSummary.read(paths.summary) if paths.summary.exists() else None

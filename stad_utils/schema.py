@@ -224,7 +224,8 @@ class Funnel(Record):
 
 class UsageRow(Record):
     """Calls, tokens and seconds of one stage, role and model (`stad_utils.costs.usage_table`); other
-    counts a client reports are kept as they come."""
+    counts a client reports are kept as they come.
+    """
 
     model_config = ConfigDict(extra="allow")
 
@@ -332,7 +333,10 @@ class PairComparison(Record):
 
 
 class PairGap(Record):
-    """Success with a final skill pair left minus the product of the two steps alone (`compare.pair_composition_gaps`)."""
+    # The docstring is this record's description in docs/schemas: one line, continued with backslashes.
+    """Success with a final skill pair left minus the product of the two steps alone \
+(`compare.pair_composition_gaps`).\
+"""
 
     model: str
     first: str
@@ -372,7 +376,7 @@ class Comparison(Record):
     validity: Validity
 
 
-SCHEMAS = {"summary": RunSummary, "comparison": Comparison}
+SCHEMAS: dict[str, type[Record]] = {"summary": RunSummary, "comparison": Comparison}
 """The files described here, by the name of their JSON Schema in ``docs/schemas/``."""
 
 

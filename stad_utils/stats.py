@@ -249,7 +249,8 @@ def smallest_detectable(shortfall: Callable[[float], float], smallest: float, la
 
     Examples
     --------
-    >>> round(smallest_detectable(lambda effect: effect - 0.25, 0.0, 1.0), 6), smallest_detectable(lambda e: e - 2, 0, 1)
+    >>> round(smallest_detectable(lambda effect: effect - 0.25, 0.0, 1.0), 6), smallest_detectable(lambda e: e - 2,
+    ...                                                                                             0, 1)
     (0.25, None)
     """
     if shortfall(largest) < 0:

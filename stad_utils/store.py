@@ -21,7 +21,8 @@ from pydantic import BaseModel, ValidationError
 from .files import read_json_or_rebuild, write_json_atomic
 from .monitor import PROGRESS_LOG
 
-R = TypeVar("R", bound=BaseModel)
+R = TypeVar("R")  # a parsed record: a model or whatever a converter returns
+M = TypeVar("M", bound=BaseModel)  # the model of a RecordFile
 T = TypeVar("T")
 
 UniqueBy = Callable[[Any], tuple[str, str]]
@@ -163,7 +164,12 @@ def parse_record(path: Path | str, number: int, obj: dict, parse: Callable[[dict
         raise RecordError(path, number, exc.field, exc.problem) from None
 
 
-class RecordFile(Generic[R]):
+def _task_id(item: Any) -> str:
+    """The record's (or input's) ``task_id``: `RecordFile`'s default key."""
+    return item.task_id
+
+
+class RecordFile(Generic[M]):
     """An append-only JSONL file of one record type, keyed for resuming.
 
     Examples
@@ -175,7 +181,7 @@ class RecordFile(Generic[R]):
 
     _locks: dict[Path, threading.Lock] = {}  # one per file, shared by every RecordFile of this process
 
-    def __init__(self, path: Path | str, model: type[R], key: Callable[[R], str] = lambda r: r.task_id):
+    def __init__(self, path: Path | str, model: type[M], key: Callable[[M], str] = _task_id):
         self.path = Path(path)
         self.model = model
         self.key = key
@@ -192,15 +198,17 @@ class RecordFile(Generic[R]):
                 return
             handle.truncate(data.rfind(b"\n") + 1)
 
-    def read(self) -> list[R]:
+    def read(self) -> list[M]:
+        """The records in the file (none if it does not exist)."""
         with self._lock:  # never a line half written by another thread of this process
             return read_records(self.path, self.model.model_validate, missing_ok=True)
 
     def keys(self) -> set[str]:
+        """The keys of the records in the file."""
         return {self.key(record) for record in self.read()}
 
-    def extend(self, inputs: Sequence[T], compute: Callable[[list[T]], Iterable[R]],
-               key: Callable[[T], str] = lambda item: item.task_id) -> list[R]:
+    def extend(self, inputs: Sequence[T], compute: Callable[[list[T]], Iterable[M]],
+               key: Callable[[T], str] = _task_id) -> list[M]:
         """Compute records for the inputs that have none yet, append them, return every record.
 
         This is how a stage resumes: re-running it computes only what is missing.
@@ -211,7 +219,7 @@ class RecordFile(Generic[R]):
             self.append(compute(todo))
         return self.read()
 
-    def append(self, records: Iterable[R]) -> int:
+    def append(self, records: Iterable[M]) -> int:
         """Append records, one flushed and synced line each; returns how many were written."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         written = 0
@@ -263,7 +271,7 @@ def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dic
     entry: dict[str, dict] = {}
     for role, holders in clients.items():
         for holder in holders if isinstance(holders, list) else [holders]:
-            client = getattr(holder, "client", holder)
+            client: Any = getattr(holder, "client", holder)
             if client is not None and hasattr(client, "usage"):
                 entry.setdefault(role, {})[client.model] = client.usage.as_dict()
     usage[stage] = entry

@@ -35,18 +35,19 @@ RAN_OUT_WHILE_REASONING = "teacher ran out of tokens while reasoning"
 @cache
 def prompt_template(name: str) -> jinja2.Template:
     """A prompt of the package (``stad_utils/prompts/<name>.jinja``)."""
-    text = resources.files("stad_utils").joinpath("prompts", f"{name}.jinja").read_text(encoding="utf-8")
+    text = resources.files("stad_utils").joinpath("prompts").joinpath(f"{name}.jinja").read_text(encoding="utf-8")
     return jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(text)
 
 
 def render(name: str, **values: Any) -> str:
+    """A prompt of the package filled with ``values``, without surrounding whitespace."""
     return prompt_template(name).render(**values).strip()
 
 
 def parse_json_object(text: str | None) -> dict | None:
     """The last top-level JSON object in a model's reply, tolerating code fences and prose around it.
 
-    >>> parse_json_object('Sure: ```json\n{"a": {"b": 1}}\n``` done')
+    >>> parse_json_object('Sure: ```json\\n{"a": {"b": 1}}\\n``` done')
     {'a': {'b': 1}}
     """
     if not text:
@@ -106,6 +107,7 @@ def chat_samples(client, conversations: Sequence, samples: Sequence[int], **opti
 
 
 def ran_out(attempts: int) -> Unusable:
+    """Why a reply is unusable after ``attempts`` replies that all ran out while reasoning."""
     return Unusable(f"{RAN_OUT_WHILE_REASONING} ({attempts} attempt(s); give the endpoint reasoning.trace_tokens, "
                     "or a lower reasoning_effort)")
 

@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .analysis import (accuracy_scaffolded, bottleneck_attribution, help_from_content, k_order, k_shares,
-                       k_stability, skill_table, success_by_level, undetermined_counts)
+from .analysis import (
+    accuracy_scaffolded,
+    bottleneck_attribution,
+    help_from_content,
+    k_order,
+    k_shares,
+    k_stability,
+    skill_table,
+    success_by_level,
+    undetermined_counts,
+)
 from .claims import diagnose
 from .compare import PAIR_GAP_REFUSAL, compare_models, pair_composition_gaps
 from .definitions import ALPHA, MIN_SUPPORT
@@ -116,7 +126,7 @@ def _level_estimate(levels: pd.DataFrame, level: int) -> dict:
 
 
 def _skill_entry(row: dict) -> dict:
-    entry = {"occurrences": int(row["occurrences"])}
+    entry: dict[str, Any] = {"occurrences": int(row["occurrences"])}
     for name, n in (("isolated_accuracy", "isolated_n"), ("whole_task_success", "whole_n"),
                     ("isolated_vs_whole_gap", "gap_n"), ("bottleneck_rate", "at_risk")):
         entry[name] = estimate(row[name], row[f"{name}_low"], row[f"{name}_high"], row[n])
@@ -143,7 +153,8 @@ def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: in
     """``summary.json`` of a run (`schema.RunSummary`): per model, `summarize`, its `weakness_profile`,
     and (given the run's ``truncation``: `truncation_table` or `run_truncation_table`) the replies cut
     off by ``max_tokens`` per variant and level; ``funnel`` (`task_funnel`) as given, else ``None``.
-    The caller adds ``usage`` (`stad_utils.costs.usage_table`) and writes `RunSummary.json_text`."""
+    The caller adds ``usage`` (`stad_utils.costs.usage_table`) and writes `RunSummary.json_text`.
+    """
     truncation = truncation_table([]) if truncation is None else truncation
     per_model = {}
     for model in sorted({o.model for o in items}):
@@ -159,7 +170,10 @@ def summarize_run(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: in
 def compare_pair(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
                  n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT,
                  frames: ModelFrames | None = None) -> dict:
-    """One pair of ``comparison.json``: `compare.compare_models` and its ``statement`` (`wording.comparison_statement`)."""
+    """One pair of ``comparison.json``: `compare.compare_models` and its ``statement``.
+
+    The statement is `wording.comparison_statement`'s.
+    """
     result = compare_models(items, model_a, model_b, n_permutations=n_permutations, n_resamples=n_resamples,
                             seed=seed, min_support=min_support, frames=frames)
     result["statement"] = comparison_statement(PairComparison.model_validate(result))

@@ -14,12 +14,14 @@ def _short(text: str, width: int = 110) -> str:
 
 
 def task_table(tasks: Sequence[Task]) -> pd.DataFrame:
+    """One row per task: its id, source, question (shortened), answer and format."""
     return pd.DataFrame([{"task_id": t.task_id, "source": t.source, "question": _short(t.question),
                           "answer": t.answer, "format": t.answer_format,
                           "K": len(t.reference_steps) if t.reference_steps else None} for t in tasks])
 
 
 def decomposition_table(decompositions: Sequence[Decomposition]) -> pd.DataFrame:
+    """One row per decomposition: its task, K, whether it is consistent, and its steps."""
     return pd.DataFrame([{"task_id": d.task.task_id, "K": len(d.steps), "consistent": d.consistent,
                           "steps": " → ".join(f"{s.description} [{s.answer}]" for s in d.steps),
                           "drop_reason": d.drop_reason} for d in decompositions])

@@ -19,16 +19,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol
 
-from .official._prompts import (OfficialPrompts, fill_isolated, fill_scaffold, fill_segment, fill_step_answers,
-                                load_official_prompts, read_rewritten_question, read_segments, read_step_answers)
+from .official._prompts import (
+    OfficialPrompts,
+    fill_isolated,
+    fill_scaffold,
+    fill_segment,
+    fill_step_answers,
+    load_official_prompts,
+    read_rewritten_question,
+    read_segments,
+    read_step_answers,
+)
 from .placebo import new_values, template_placebos
 from .records import Step, Task
 from .structured import Failure, Unavailable, Unusable, ask_json, chat_to_an_answer, render
 
 
 class Teacher(Protocol):
+    """What a teacher does: decompose tasks, write their variants, and answer questions."""
+
     name: str
 
     def decompose(self, tasks: Sequence[Task]) -> list[list[Step] | str]:
@@ -53,23 +65,25 @@ class OracleTeacher:
     name = "oracle"
 
     @staticmethod
-    def _require_reference(task: Task) -> None:
+    def _reference(task: Task) -> tuple[list[Step], list[str], list[str]]:
+        """The reference steps, scaffolds and isolated questions of ``task``; a task without them is an error."""
         if task.reference_steps is None or task.reference_scaffolds is None or task.reference_isolated is None:
             raise ValueError(
                 f"task {task.task_id} ({task.source}) has no reference steps: the oracle teacher only "
                 "serves generated tasks and scaffolded ones (source 'stad_release': the release, or a final file of "
                 "the authors' pipeline); use teacher 'gsm8k_solution' or an LLM teacher for benchmarks"
             )
+        return task.reference_steps, task.reference_scaffolds, task.reference_isolated
 
     def decompose(self, tasks: Sequence[Task]) -> list[list[Step] | str]:
-        for task in tasks:
-            self._require_reference(task)
-        return [list(task.reference_steps) for task in tasks]
+        """The reference steps of each task (every task is checked before any is returned)."""
+        references = [self._reference(task) for task in tasks]
+        return [list(steps) for steps, _, _ in references]
 
     def write_variants(self, items: Sequence[tuple[Task, list[Step]]]) -> list[tuple[list[str], list[str]] | str]:
-        for task, _ in items:
-            self._require_reference(task)
-        return [(list(task.reference_scaffolds), list(task.reference_isolated)) for task, _ in items]
+        """The reference scaffolds and isolated questions of each task (every task is checked first)."""
+        references = [self._reference(task) for task, _ in items]
+        return [(list(scaffolds), list(isolated)) for _, scaffolds, isolated in references]
 
     def write_placebos(self, items: Sequence[tuple[Task, list[Step]]]) -> list[list[str] | str]:
         """The placebos the generator wrote; tasks without them (release records) say so."""
@@ -77,6 +91,7 @@ class OracleTeacher:
                 else f"task {task.task_id} ({task.source}) has no reference placebos" for task, _ in items]
 
     def solve(self, questions: Sequence[tuple[Task, str]]) -> list[str | None]:
+        """The task's known final answer, stated, for each question."""
         return [f"The answer is {task.answer}." for task, _ in questions]
 
 
@@ -100,7 +115,8 @@ _UNITS = {  # unit → the spellings that name it in a solution line
     "ounce": r"ounces?|oz", "pound": r"pounds?|lbs?", "cup": r"cups?", "pint": r"pints?", "quart": r"quarts?",
     "gallon": r"gallons?", "cent": r"cents?|penn(?:y|ies)", "dollar": r"dollars?|\$",
     "centimeter": r"centimet(?:er|re)s?|cm", "meter": r"met(?:er|re)s?", "kilometer": r"kilomet(?:er|re)s?|km",
-    "gram": r"grams?", "kilogram": r"kilograms?|kg", "milliliter": r"millilit(?:er|re)s?|ml", "liter": r"lit(?:er|re)s?",
+    "gram": r"grams?", "kilogram": r"kilograms?|kg", "milliliter": r"millilit(?:er|re)s?|ml",
+    "liter": r"lit(?:er|re)s?",
     "dozen": r"dozens?",
 }
 _UNIT_PATTERNS = {unit: re.compile(rf"(?<![a-z])(?:{spelling})(?![a-z])") for unit, spelling in _UNITS.items()}
@@ -194,6 +210,11 @@ def operation_skill(expression: str, line: str) -> str:
     return operations.pop() if operations else "stating a quantity"
 
 
+def _unless_stated(stated: str, match: re.Match) -> str:
+    """Nothing for a stated result ``= <value>`` that is ``stated`` (thousands separators aside), else the match."""
+    return "" if match[1].replace(",", "") == stated else match[0]
+
+
 def gsm8k_solution_steps(solution: str) -> list[Step]:
     """GSM8K's gold solution as steps: each line with a ``<<a op b=c>>`` annotation is one step.
 
@@ -215,7 +236,7 @@ def gsm8k_solution_steps(solution: str) -> list[Step]:
         expression, result = annotations[-1]
         text = _ANNOTATION.sub("", line)
         stated = result.strip().replace(",", "")  # "= $130,000" states the result 130000
-        description = _STATED_RESULT.sub(lambda m: "" if m[1].replace(",", "") == stated else m[0], text).strip()
+        description = _STATED_RESULT.sub(partial(_unless_stated, stated), text).strip()
         steps.append(Step(description=description, answer=result.strip(), explanation=f"{expression}={result}",
                           skill=operation_skill(expression, text)))
     return steps
@@ -232,6 +253,7 @@ class GSM8KSolutionTeacher:
     name = "gsm8k_solution"
 
     def decompose(self, tasks: Sequence[Task]) -> list[list[Step] | str]:
+        """The steps annotated in each task's GSM8K solution, or why there are none."""
         results: list[list[Step] | str] = []
         for task in tasks:
             if not task.solution:
@@ -241,6 +263,7 @@ class GSM8KSolutionTeacher:
         return results
 
     def write_variants(self, items: Sequence[tuple[Task, list[Step]]]) -> list[tuple[list[str], list[str]] | str]:
+        """Scaffolds and isolated questions written from templates (`template_variants`)."""
         return [template_variants(task, steps) for task, steps in items]
 
     def write_placebos(self, items: Sequence[tuple[Task, list[Step]]]) -> list[list[str] | str]:
@@ -248,6 +271,7 @@ class GSM8KSolutionTeacher:
         return [template_placebos(task, steps) for task, steps in items]
 
     def solve(self, questions: Sequence[tuple[Task, str]]) -> list[str | None]:
+        """The task's known final answer, stated, for each question."""
         return [f"The answer is {task.answer}." for task, _ in questions]
 
 
@@ -350,28 +374,32 @@ class LLMTeacher:
                                  max_tokens=max_tokens, **self.generation)
 
     def decompose(self, tasks: Sequence[Task]) -> list[list[Step] | str]:
-        segmented = self.protocol.segments(tasks)
-        segmented = [f"{len(s)} steps (at most {self.max_steps})" if isinstance(s, list) and len(s) > self.max_steps
-                     else s for s in segmented]  # dropped as in the paper, without solving them
-        ready = [i for i, s in enumerate(segmented) if isinstance(s, list)]
-        solved = {i: None for i in ready}
-        for index, answers in zip(ready, self.protocol.step_answers([tasks[i] for i in ready],
-                                                                    [segmented[i] for i in ready])):
+        """The teacher's steps for each task (segmented, then solved), or why not."""
+        segmented: list[list[dict] | str] = [
+            f"{len(s)} steps (at most {self.max_steps})" if isinstance(s, list) and len(s) > self.max_steps
+            else s for s in self.protocol.segments(tasks)]  # dropped as in the paper, without solving them
+        ready = {i: s for i, s in enumerate(segmented) if isinstance(s, list)}
+        solved: dict[int, list[dict] | str | None] = {i: None for i in ready}
+        for index, answers in zip(ready, self.protocol.step_answers([tasks[i] for i in ready], list(ready.values()))):
             solved[index] = answers
         results: list[list[Step] | str] = []
         for i, segments in enumerate(segmented):
+            solution = solved.get(i)
             if not isinstance(segments, list):
                 results.append(segments)
-            elif isinstance(solved[i], Failure):
-                results.append(solved[i])
+            elif isinstance(solution, Failure):
+                results.append(solution)
             else:
+                assert isinstance(solution, list)  # step_answers answers every ready task: its answers or a Failure
                 results.append([Step(description=str(seg["segment"]).strip(), skill=str(seg.get("skill") or "") or None,
                                      explanation=str(ans.get("explanation", "")), answer=str(ans["answer"]).strip())
-                                for seg, ans in zip(segments, solved[i])])
+                                for seg, ans in zip(segments, solution)])
         return results
 
     def write_variants(self, items: Sequence[tuple[Task, list[Step]]]) -> list[tuple[list[str], list[str]] | str]:
-        requests, owners = [], []
+        """Scaffolds and isolated questions rewritten by the teacher, per task, or why not."""
+        requests: list[Rewrite] = []
+        owners: list[tuple[int, str]] = []
         for index, (task, steps) in enumerate(items):
             for j in range(1, len(steps)):
                 requests.append((task, steps[:j], None))

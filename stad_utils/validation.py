@@ -39,13 +39,13 @@ import pandas as pd
 from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import chi2
 
+from .chain import build_ladders, decompose, evaluate
 from .claims import flag_weak_skills
 from .client import EndpointConfig
 from .metrics import outcomes as outcomes_of
 from .records import Ladder, Outcome, StepSkill, Task
 from .simulate import SimulatedTarget, Simulation
 from .skills import SkillMapper, map_skills
-from .chain import build_ladders, decompose, evaluate
 from .tasks import FAMILIES, generate_tasks
 from .teachers import OracleTeacher
 

@@ -80,6 +80,7 @@ def serving(run_dirs: RunDirs, port: int = 0) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: serve the runs' browser on 127.0.0.1; the exit status."""
     parser = argparse.ArgumentParser(prog="python -m stad_utils.view", description=__doc__.split("\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="run folders (later ones add models, as other_runs)")
     parser.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0: any free one)")

@@ -10,9 +10,18 @@ assembles (by attribute, as `stad_utils.schema` describes them) and computes non
 from __future__ import annotations
 
 from .definitions import ALPHA, MIN_SUPPORT, UNRESOLVED
-from .schema import (Diagnosis, Estimate, Funnel, ModelSummary, NamedEstimate, PairComparison, SkillEvidence,
-                     TruncationRow, Undetermined)
-
+from .schema import (
+    Diagnosis,
+    Estimate,
+    Funnel,
+    ModelSummary,
+    NamedEstimate,
+    PairComparison,
+    PairedDifference,
+    SkillEvidence,
+    TruncationRow,
+    Undetermined,
+)
 
 POLICY_NOTES = {
     "full": [],
@@ -41,15 +50,15 @@ def n_words(n: float) -> str:
     return f"n = {n:g}" if float(n).is_integer() else f"n ≈ {n:.0f}"
 
 
-def points(value: float) -> str:
-    """A difference of shares in percentage points, with its sign.
+def points(value: float | None) -> str:
+    """A difference of shares in percentage points, with its sign, or '–' for a missing value.
 
     Examples
     --------
-    >>> points(0.123), points(-0.05)
-    ('+12', '−5')
+    >>> points(0.123), points(-0.05), points(None)
+    ('+12', '−5', '–')
     """
-    return f"{value * 100:+.0f}".replace("-", "−")
+    return "–" if value is None else f"{value * 100:+.0f}".replace("-", "−")
 
 
 def share_words(entry: Estimate) -> str:
@@ -57,7 +66,8 @@ def share_words(entry: Estimate) -> str:
 
     Examples
     --------
-    >>> share_words(Estimate(value=0.5, ci95=[0.3, 0.7], n=20)), share_words(Estimate(value=None, ci95=[None, None], n=0))
+    >>> share_words(Estimate(value=0.5, ci95=[0.3, 0.7], n=20)), share_words(Estimate(value=None, ci95=[None, None],
+    ...                                                                                n=0))
     ('50% (95% CI 30%–70%, n = 20)', '– (n = 0)')
     """
     low, high = entry.ci95
@@ -125,15 +135,19 @@ def composition_words(effect: NamedEstimate) -> str:
 
 def headline(diagnosis: Diagnosis) -> str:
     """One sentence from a ``diagnosis`` block: where the model's reasoning breaks, each number with
-    its interval and n, or that no test found a weakness and what the sample could have detected."""
+    its interval and n, or that no test found a weakness and what the sample could have detected.
+    """
     weak, evidence, effect = diagnosis.weak_skills, diagnosis.weak_skill_evidence, diagnosis.composition_effect
     chaining = ""
     if diagnosis.composition_failure:
+        p_adjusted = diagnosis.composition_p_adjusted
+        assert effect is not None and p_adjusted is not None  # a composition failure is a gap tested (claims)
         chaining = ("it fails to chain steps it can do alone: whole tasks are solved less often than its steps "
-                    f"alone ({composition_words(effect)}, Holm-adjusted {p_words(diagnosis.composition_p_adjusted)})")
+                    f"alone ({composition_words(effect)}, Holm-adjusted {p_words(p_adjusted)})")
     if weak:
         named = "; ".join(_skill_words(e) for e in evidence)
-        first = f"Its reasoning breaks at {'the skill' if len(weak) == 1 else f'{len(weak)} skills, most severe first'}: {named}"
+        where = "the skill" if len(weak) == 1 else f"{len(weak)} skills, most severe first"
+        first = f"Its reasoning breaks at {where}: {named}"
         return f"{first}{'; and ' + chaining if chaining else ''}."
     tested = diagnosis.skills_tested
     reach = diagnosis.smallest_detectable_effect
@@ -200,22 +214,25 @@ def simulated_label(model: str, simulated: bool) -> str:
 def accuracy_statement(result: PairComparison) -> str:
     """The first claim of `comparison_statement`: each model's accuracy as asked on the same tasks, their
     paired difference with its interval, and whether it is significant (else the smallest difference
-    the sample could detect). The front page of report.html says this of every pair."""
+    the sample could detect). The front page of report.html says this of every pair.
+    """
     a, b = (simulated_label(model, model in result.simulated) for model in result.models)
     if result.difference_original is None or result.accuracy_original is None:
         return f"No task was answered as asked by both {a} and {b}, so nothing is compared (check the endpoints)."
     accuracy, difference = result.accuracy_original, result.difference_original
+    p_value = difference.p_value
+    assert p_value is not None  # compare_models tests the tasks both answered whenever there are some
     parts = [f"On the {difference.n} tasks both answered as asked, {a} solves "
              f"{share_words(accuracy[result.models[0]])} and {b} {share_words(accuracy[result.models[1]])}; "
              f"{a} − {b} = {difference_words(difference)}."]
-    if difference.p_value < ALPHA:
-        parts.append(f"The difference is significant ({difference.test} {p_words(difference.p_value)}, "
+    if p_value < ALPHA:
+        parts.append(f"The difference is significant ({difference.test} {p_words(p_value)}, "
                      f"n = {difference.n}).")
     else:
         detectable = difference.minimal_detectable_difference
         reach = (f"smallest difference this sample could detect ≈ {detectable * 100:.0f} points" if detectable
                  else "too few tasks to detect any difference")
-        parts.append(f"No significant difference detected ({difference.test} {p_words(difference.p_value)}, "
+        parts.append(f"No significant difference detected ({difference.test} {p_words(p_value)}, "
                      f"n = {difference.n}; {reach}).")
     return " ".join(parts)
 
@@ -231,18 +248,23 @@ def comparison_statement(result: PairComparison) -> str:
     if result.difference_original is None or result.accuracy_original is None:
         return parts[0]
     a, b = (simulated_label(model, model in result.simulated) for model in result.models)
-    accuracy_differs = result.difference_original.p_value < ALPHA
+    p_value = result.difference_original.p_value
+    accuracy_differs = p_value is not None and p_value < ALPHA  # (accuracy_statement: it is there)
     help_numbers = result.help_needed
-    help_differs = bool(help_numbers.n) and help_numbers.wilcoxon_p < ALPHA
-    if help_differs:
-        less = a if help_numbers.mean_difference < 0 else b
-        parts.append(f"{less} needs less help: k differs on {help_numbers.k_differs_on} of {help_numbers.n} "
-                     f"tasks (mean help needed {a} − {b} = {help_numbers.mean_difference:+.2f} steps, Wilcoxon "
-                     f"{p_words(help_numbers.wilcoxon_p)}).")
-    elif help_numbers.n:
-        parts.append(f"No significant difference in the help needed detected (k differs on "
-                     f"{help_numbers.k_differs_on} of {help_numbers.n} tasks, Wilcoxon "
-                     f"{p_words(help_numbers.wilcoxon_p)}).")
+    help_differs = False
+    if help_numbers.n:
+        wilcoxon_p, mean_difference = help_numbers.wilcoxon_p, help_numbers.mean_difference
+        assert wilcoxon_p is not None and mean_difference is not None  # compare.help_comparison: with tasks, both
+        help_differs = wilcoxon_p < ALPHA
+        if help_differs:
+            less = a if mean_difference < 0 else b
+            parts.append(f"{less} needs less help: k differs on {help_numbers.k_differs_on} of {help_numbers.n} "
+                         f"tasks (mean help needed {a} − {b} = {mean_difference:+.2f} steps, Wilcoxon "
+                         f"{p_words(wilcoxon_p)}).")
+        else:
+            parts.append(f"No significant difference in the help needed detected (k differs on "
+                         f"{help_numbers.k_differs_on} of {help_numbers.n} tasks, Wilcoxon "
+                         f"{p_words(wilcoxon_p)}).")
     parts += _skill_sentences(result, a, b)
     parts.append(_profile_sentence(result, a, b, accuracy_differs, help_differs))
     return " ".join(parts)
@@ -267,6 +289,9 @@ def _skill_sentences(result: PairComparison, a: str, b: str) -> list[str]:
     if composition and composition["difference"].n:
         first, second = (composition[model] for model in result.models)
         difference = composition["difference"]
+        # the models' entries are NamedEstimates, the difference a PairedDifference (compare.compare_models)
+        assert isinstance(first, NamedEstimate) and isinstance(second, NamedEstimate)
+        assert isinstance(difference, PairedDifference) and difference.p_value is not None
         interval = ("no interval below 30 tasks" if difference.ci95[0] is None
                     else f"95% CI {points(difference.ci95[0])} to {points(difference.ci95[1])}")
         verdict = ("differ significantly" if difference.p_value is not None and difference.p_value < ALPHA
@@ -282,14 +307,16 @@ def _profile_sentence(result: PairComparison, a: str, b: str, accuracy_differs: 
     if profile.refused is not None:
         return f"Bottleneck profiles are not compared: {profile.refused}."
     where = f"on the {profile.n_tasks} tasks where both needed help"
-    if profile.p_value >= ALPHA:
-        n_skills = len(profile.skills)
+    p_value, skills, largest = profile.p_value, profile.skills, profile.largest_difference
+    assert p_value is not None and skills is not None and largest is not None  # compared: all of them are there
+    if p_value >= ALPHA:
+        n_skills = len(skills)
         return (f"No significant difference in bottleneck profiles detected {where} (permutation "
-                f"{p_words(profile.p_value)}, {n_skills} skill{'' if n_skills == 1 else 's'}).")
-    largest = profile.largest_difference
-    rates = [largest[model] for model in result.models]
-    detail = (f"bottleneck-rate distance {profile.distance:.2f}, permutation {p_words(profile.p_value)}; "
-              f"largest at '{largest['skill']}': {a} {share_words(rates[0])}, {b} {share_words(rates[1])}")
+                f"{p_words(p_value)}, {n_skills} skill{'' if n_skills == 1 else 's'}).")
+    rate_a, rate_b = (largest[model] for model in result.models)
+    assert isinstance(rate_a, Estimate) and isinstance(rate_b, Estimate)  # each model's rate ("skill" is the name)
+    detail = (f"bottleneck-rate distance {profile.distance:.2f}, permutation {p_words(p_value)}; "
+              f"largest at '{largest['skill']}': {a} {share_words(rate_a)}, {b} {share_words(rate_b)}")
     if help_differs:
         return (f"Their bottleneck profiles differ {where} ({detail}), but so does the help they need, which by "
                 "itself moves the bottleneck step: the profiles cannot separate skill gaps from the help needed "

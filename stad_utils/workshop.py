@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import io
-import math
 import shutil
 import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from .schema import Comparison, Estimate, ModelSummary, RunSummary
@@ -33,7 +32,7 @@ from .wording import p_text, percent_text, points
 MARKER = ".workshop-run"
 """The file that marks a folder as a workshop run, which the next run of an exercise may clear."""
 
-TASK_OPTIONS = {"families": ["word", "time"], "min_steps": 2, "max_steps": 3, "max_number": 5}
+TASK_OPTIONS: dict[str, Any] = {"families": ["word", "time"], "min_steps": 2, "max_steps": 3, "max_number": 5}
 """The generated tasks of every exercise (the quickstart's): word problems and clock times, two or three steps."""
 
 
@@ -154,7 +153,8 @@ class WorkshopRun:
 
     def penalty_fit(self, model: str | None = None) -> dict:
         """The composition penalty estimated from one model's outcomes (`stad_utils.validation`), to set beside
-        the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used)."""
+        the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used).
+        """
         from .records import Outcome
         from .store import read_records
         from .validation import estimate_composition_penalty
@@ -212,7 +212,8 @@ def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int =
     compare : also run 07_compare (two targets or more).
     n_resamples, n_permutations : 06's and 07's bootstrap resamples, 07's permutations.
     """
-    from .stages import analyze, compare as compare_stage, decompose, evaluate, scaffold, skills, tasks
+    from .stages import analyze, decompose, evaluate, scaffold, skills, tasks
+    from .stages import compare as compare_stage
 
     targets = [dict(target) for target in targets]
     if not targets or any(target.get("kind") != "simulated" for target in targets):
@@ -287,8 +288,8 @@ def exercise_ladders(n_tasks: int = 200, seed: int = 0) -> list:
     from .records import Ladder
     from .tasks import generate_tasks
 
-    tasks = generate_tasks(n_tasks, seed=seed, **{k: tuple(v) if k == "families" else v
-                                                  for k, v in TASK_OPTIONS.items()})
+    options: dict[str, Any] = {k: tuple(v) if k == "families" else v for k, v in TASK_OPTIONS.items()}
+    tasks = generate_tasks(n_tasks, seed=seed, **options)
     return [Ladder(task=task, teacher="oracle", steps=task.reference_steps, scaffolds=task.reference_scaffolds,
                    isolated=task.reference_isolated, verified=True) for task in tasks]
 

@@ -39,9 +39,23 @@ it is imported only when `browser_widget` or `FailureBrowser` is asked for: writ
 report.html needs no ipywidgets.
 """
 
-from ._data import (FLAGS, JUDGE_STAGES, TRACE_HEAD_CHARS, TRACE_TAIL_CHARS, UNDETERMINED, BrowserRecords, RunDirs,
-                    browser_data, carried_tasks, disagreement_table, disagreements, k_label, matching_tasks,
-                    shown_trace, variant_label)
+from ._data import (
+    FLAGS,
+    JUDGE_STAGES,
+    TRACE_HEAD_CHARS,
+    TRACE_TAIL_CHARS,
+    UNDETERMINED,
+    BrowserRecords,
+    RunDirs,
+    browser_data,
+    carried_tasks,
+    disagreement_table,
+    disagreements,
+    k_label,
+    matching_tasks,
+    shown_trace,
+    variant_label,
+)
 from ._html import REPORT_DETAILS, browser_html, browser_section, detail_html, task_detail_html, write_browser
 
 __all__ = [

@@ -16,17 +16,17 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pandas as pd
 
 from .. import columnar
 from ..columnar import RunDirs
-from ..validity import possible_leakage
 from ..metrics import judged_outcome
 from ..names import short_names
 from ..records import Ladder, StepSkill, Verdict, evaluation_items
 from ..store import RunPaths, collector_paused, file_stamp, read_records
+from ..validity import possible_leakage
 
 FLAGS = {
     "non_monotonic": "non-monotonic curve",
@@ -205,7 +205,7 @@ def shown_trace(trace: str) -> tuple[str, str, int]:
 
 
 def _reply(verdict: Verdict) -> dict:
-    reply = {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
+    reply: dict[str, Any] = {"sample": verdict.sample, "response": verdict.response, "error": verdict.error,
              "extracted": verdict.extracted, "outcome": judged_outcome(verdict), "decided_by": verdict.decided_by,
              "explanation": verdict.explanation, "truncated": verdict.truncated,
              "finish_reason": verdict.finish_reason}
@@ -237,7 +237,8 @@ def _differing_verdicts(ladder: Ladder, questions: Sequence[tuple[str, int, int,
     if not questions:
         return []
     variants = evaluation_items(ladder, placebo=True)  # every variant, in reading order
-    order = {(kind, level): position for position, (kind, level, _, _) in enumerate(variants)}
+    order: dict[tuple[str, int], int] = {(kind, level): position
+                                         for position, (kind, level, _, _) in enumerate(variants)}
     return [{"variant": variant_label(kind, level), "sample": sample, "verdicts": verdicts}
             for kind, level, sample, verdicts in sorted((q for q in questions if (q[0], q[1]) in order),
                                                         key=lambda q: (order[q[0], q[1]], q[2]))]

@@ -84,7 +84,8 @@ def browser_section(data: dict) -> str:
 
 def browser_html(data: dict, title: str = "STaD failure browser", viewer: bool = False) -> str:
     """The browser as a complete, self-contained HTML page; with ``viewer``, a page whose drill-downs
-    are asked of the server that serves it (``GET task/<id>``, `stad_utils.view`)."""
+    are asked of the server that serves it (``GET task/<id>``, `stad_utils.view`).
+    """
     return _render("browser.html.jinja", data, viewer=viewer, title=title)
 
 

@@ -15,8 +15,17 @@ precedence between commitments, the MATH readers) and the measured precision and
 from ._cascade import JUDGE_VERSION, JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from ._extract import Commitment, Reading, extract_answer, last_boxed, read_reply
 from ._llm import JudgeTemplate, LLMJudge
-from ._values import (calendar_dates_in, clocks_in, durations_in, infer_format, kind_for, lists_in, numbers_in,
-                      parse_number, years_in)
+from ._values import (
+    calendar_dates_in,
+    clocks_in,
+    durations_in,
+    infer_format,
+    kind_for,
+    lists_in,
+    numbers_in,
+    parse_number,
+    years_in,
+)
 
 __all__ = [
     "JUDGE_VERSION", "Commitment", "JudgeItem", "JudgeTemplate", "Judgement", "LLMJudge", "LLMJudgeFn", "Reading",

@@ -11,8 +11,20 @@ from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
 from ._latex import answer_math, unit_in_words, without_unit
 from ._symbolic import compare_math_verify, math_expression
-from ._values import (LATEX, NUMBER, Kind, OtherKind, distinct, in_context, infer_format, kind_for, mentions_a_number,
-                      normalise_text, parse_number, written_plainly)
+from ._values import (
+    LATEX,
+    NUMBER,
+    Kind,
+    OtherKind,
+    distinct,
+    in_context,
+    infer_format,
+    kind_for,
+    mentions_a_number,
+    normalise_text,
+    parse_number,
+    written_plainly,
+)
 
 JUDGE_VERSION = "cascade-6"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
@@ -147,7 +159,9 @@ def _assertion_past_negation(span: str, kind: Kind) -> tuple[str, str | None]:
     """
     for negation in _NEGATION.finditer(span):
         rest = span[negation.end():]
-        if not kind.read(_NEGATED_WINDOW.match(rest).group(0)):
+        window = _NEGATED_WINDOW.match(rest)
+        assert window is not None  # it matches any text, if only with no word
+        if not kind.read(window.group(0)):
             continue  # the negation is about something else ("doesn't eat the remaining 9 eggs")
         assertion = _ASSERTION_AFTER_NEGATION.search(rest)
         if assertion is None:
@@ -197,7 +211,8 @@ def _result_part(span: str) -> tuple[str, bool]:
 
 def _hedge(span: str, kind: Kind) -> re.Match | None:
     """The first hedge of the span, passing over a modal inside the subject of "is" ("the largest value that
-    $n$ could be is 12"), which states no value before its copula."""
+    $n$ could be is 12"), which states no value before its copula.
+    """
     for hedge in _HEDGE.finditer(span):
         copula = _COPULA.search(span, hedge.end()) if _MODAL.fullmatch(hedge.group(0)) else None
         if copula is None or kind.read(span[hedge.end():copula.start()]):
@@ -212,7 +227,8 @@ _TOTAL_AFTER = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:in\s+total|altogether|in\s+al
 
 def _marked(span: str, value, kind: Kind) -> bool:
     """Whether the span marks ``value`` as its answer: in Markdown bold ("Ella would earn **$132** after 12 hours"),
-    or as a total ("a total of 36 hours across the 8 weeks", "35 apples in total")."""
+    or as a total ("a total of 36 hours across the 8 weeks", "35 apples in total").
+    """
     if any(len(found := kind.read(next(g for g in bold.groups() if g))) == 1 and kind.same(found[0], value)
            for bold in _BOLD.finditer(span)):
         return True
@@ -304,7 +320,8 @@ def _question_values(item: JudgeItem, kind: Kind) -> list:
 
 def _cut_through(reading: Reading, commitment: Commitment) -> bool:
     """Whether the reply breaks off at the end of the committed span, so that its value may be cut short
-    ("The answer is: 4" of 47); a span followed by anything, even a line break, was written whole."""
+    ("The answer is: 4" of 47); a span followed by anything, even a line break, was written whole.
+    """
     return reading.cut_off and reading.reply.rstrip(" \t*_`").endswith(commitment.text)
 
 
@@ -398,12 +415,14 @@ def _checked_against_conclusion(item: JudgeItem, reading: Reading, answer: _Answ
     A correction between them does not make the concluded value the answer: an answer corrected
     to another value was already left undecided (`_unless_corrected_afterwards`).
     """
-    concluded = read_value(reading.conclusion.text, kind, _question_values(item, kind)).value
+    conclusion = reading.conclusion
+    assert conclusion is not None  # asked only of a reply that concludes
+    concluded = read_value(conclusion.text, kind, _question_values(item, kind)).value
     if concluded is None or kind.same(concluded, answer.value):
         return answer
     return _Answer(answer.commitment,
                    problem=f"concludes {kind.show(concluded)} after committing to {kind.show(answer.value)}",
-                   disputed=reading.reply[answer.commitment.start:reading.conclusion.end])
+                   disputed=reading.reply[answer.commitment.start:conclusion.end])
 
 
 # ---------------------------------------------------------------- the deterministic stage
@@ -495,6 +514,7 @@ def _before_a_closing_recap(reading: Reading) -> Commitment:
     concludes 20: a recap repeats the working, it does not answer again.
     """
     conclusion = reading.conclusion
+    assert conclusion is not None  # asked of a reply without commitments whose final answer is its conclusion
     aside = _CLOSING_ASIDE.search(reading.reply)
     if aside and aside.start() <= conclusion.start and reading.reply[:aside.start()].strip():
         end = aside.start()
@@ -507,14 +527,16 @@ def _before_a_closing_recap(reading: Reading) -> Commitment:
 
 def _without_a_closing_aside(sentence: str, kind: Kind) -> str:
     """The sentence without a bracketed aside at its end, when the rest states a value of the kind
-    ("6 + 3 + 8 = 17 hours (1,020 minutes)." → 17 hours; "11 cups of flour (5,5 dozen × 2 cups per dozen)")."""
+    ("6 + 3 + 8 = 17 hours (1,020 minutes)." → 17 hours; "11 cups of flour (5,5 dozen × 2 cups per dozen)").
+    """
     aside = _CLOSING_ASIDE.search(sentence)
     if aside and kind.read(sentence[:aside.start()]):
         return sentence[:aside.start()]
     return sentence
 
 
-def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind, gold) -> Judgement | _Undecided:
+def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind,
+                      gold) -> Judgement | _Undecided | _Unheard:
     """A reply without explicit commitment, by its concluding sentence.
 
     Values the question already states are not credited: a concluding sentence that only
@@ -552,7 +574,8 @@ def _wrong_unless_it_could_state(item: JudgeItem, reading: Reading, answer: _Ans
                      item.truncated)
 
 
-def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | None:
+def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind,
+                      gold) -> Judgement | _Undecided | _Unheard | None:
     """Explicit answers without a value of the reference's kind, by the value of another kind they state.
 
     Read with the same rules (hedges, negations, agreement between commitments), such an answer
@@ -572,7 +595,7 @@ def _judge_other_kind(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Ju
     return None
 
 
-def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
+def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | _Unheard:
     """A reply by its explicit commitments (and a later concluding sentence that disagrees with them)."""
     answer = _reconcile(reading, kind)
     if answer.value is not None and reading.conclusion is not None:
@@ -582,7 +605,7 @@ def _judge_commitments(item: JudgeItem, reading: Reading, kind: Kind, gold) -> J
     return _compare(item, answer, kind, gold)
 
 
-def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided:
+def _judge_reading(item: JudgeItem, reading: Reading, kind: Kind, gold) -> Judgement | _Undecided | _Unheard:
     """A reply by its explicit commitments, or else by its concluding sentence."""
     if not reading.commitments:
         return _judge_conclusion(item, _before_a_closing_recap(reading), kind, gold)
@@ -618,7 +641,7 @@ def judge_deterministically(item: JudgeItem) -> Judgement | _Undecided | _Unhear
         return _no_answer(item, "cut off before any answer" if reading.cut_off else "no answer stated")
     kind = kind_for(item.reference, answer_format)
     gold = kind.read(item.reference) if kind else []
-    if len(gold) != 1:
+    if kind is None or len(gold) != 1:
         return _Undecided(reading.final.text, f"no deterministic comparison for this {answer_format} reference",
                           math=answer_math(reading.final.text) if reading.commitments else None)
     kind = in_context(kind, item.question, item.response)
@@ -636,7 +659,8 @@ _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|ab
 def _math_verify_says(math: str, reference: str) -> bool | None:
     """math-verify on an answer and the reference, both without a unit in words, which it would read as a
     factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``); ``None`` when both name a unit and
-    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong)."""
+    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong).
+    """
     units = unit_in_words(math), unit_in_words(reference)
     if all(units) and units[0] != units[1]:
         return None
@@ -690,14 +714,14 @@ def judge_answers(items: Sequence[JudgeItem | tuple], llm_judge: LLMJudgeFn | No
     ...                                    ("Maybe 18 or 17", "18", None), (None, "18", None)])]
     ['correct', 'wrong', 'undecided', 'error']
     """
-    items = [_as_item(item) for item in items]
-    verdicts = [judge_deterministically(item) for item in items]
-    verdicts = [_math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v
-                for item, v in zip(items, verdicts)]
-    pending = [i for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)]
+    judged = [_as_item(item) for item in items]
+    deterministic = [judge_deterministically(item) for item in judged]
+    verdicts: list[Judgement | _Undecided] = [_math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v
+                                              for item, v in zip(judged, deterministic)]
+    pending = {i: verdict for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)}
     if pending and llm_judge is not None:
-        decided = llm_judge([(verdicts[i].span, items[i].reference) for i in pending])
+        decided = llm_judge([(verdict.span, judged[i].reference) for i, verdict in pending.items()])
         for i, judgement in zip(pending, decided):
-            verdicts[i] = replace(judgement, truncated=items[i].truncated)
+            verdicts[i] = replace(judgement, truncated=judged[i].truncated)
     return [Judgement("undecided", v.span, "none", v.reason, item.truncated) if isinstance(v, _Undecided) else v
-            for item, v in zip(items, verdicts)]
+            for item, v in zip(judged, verdicts)]

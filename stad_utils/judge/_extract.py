@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,7 +19,7 @@ Form = Literal["boxed", "hashes", "json", "answer_line", "conclusion"]
 ANSWER_KEYS = ("answer", "final_answer", "date", "ordered_list", "unordered_list", "age")
 """Keys of a JSON object that hold the answer (``answer`` and ToT's keys), in order of preference."""
 
-Regions = list[tuple[int, int]]
+Regions = Sequence[tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -307,7 +307,7 @@ def answer_lines(text: str, skip: Regions = ()) -> list[Commitment]:
     "answered" and "unanswerable" open no span. Markers inside ``skip`` (JSON objects) are ignored,
     and so is a line whose answer is a JSON object or a ``\\boxed{}`` (which commit by themselves).
     """
-    found = []
+    found: list[Commitment] = []
     for pattern in (_LINE_START_ANSWER, _ANSWER_IS):
         for match in pattern.finditer(text):
             if _inside(match.start(), skip) or any(c.start <= match.start() < c.end for c in found):

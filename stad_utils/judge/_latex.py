@@ -275,8 +275,8 @@ def solutions_in(text: str) -> list[str]:
     text = normal_form(text)
     braces = _SET_BRACES.match(text)
     items = [item for item in _top_level_split(braces["items"] if braces else text, _SOLUTION_SEPARATOR) if item]
-    named = [_NAMED.match(item) for item in items]
-    if all(named) and len({match["name"] for match in named}) == 1:
+    named = [match for item in items if (match := _NAMED.match(item))]
+    if len(named) == len(items) and len({match["name"] for match in named}) == 1:
         # of a chain "r=\\frac{\\sqrt{596}}{3}=\\frac{2\\sqrt{149}}{3}", the value it ends on
         items = [_top_level_split(match["value"], re.compile("="))[-1] for match in named]
     return items
@@ -284,7 +284,8 @@ def solutions_in(text: str) -> list[str]:
 
 def _pairs_up(items: list, gold_items: list, same) -> bool:
     """Whether each item equals (``same``) a different gold item and no gold item is left over: sets compared
-    whatever their order, a repeated item needing a repeated gold item."""
+    whatever their order, a repeated item needing a repeated gold item.
+    """
     unmatched = list(gold_items)
     for item in items:
         match = next((gold for gold in unmatched if same(item, gold)), None)
@@ -353,9 +354,9 @@ def intervals_in(text: str) -> list[tuple[str, str, str, str]] | None:
     ([('(', '-\\\\infty', '2', ')'), ('(', '3', '\\\\infty', ')')], [('[', '-4', '0', ')')])
     """
     parts = _top_level_split(_MEMBERSHIP.sub("", normal_form(text)), _OR)
-    found = [_interval_of(part) for part in parts]
+    found = [interval for part in parts if (interval := _interval_of(part)) is not None]
     names = {match["name"] for part in parts for pattern in (_CHAIN, _UPPER, _LOWER) if (match := pattern.match(part))}
-    if not all(found) or len(names) > 1:
+    if len(found) < len(parts) or len(names) > 1:
         return None
     return found
 

@@ -76,8 +76,8 @@ def read_verdict(text: str | None, candidate: str) -> Judgement:
     >>> read_verdict('The candidate says {"score": 1}', "7").outcome
     'error'
     """
-    parsed = _only_json_object(text)
-    score = parsed.get("score") if parsed else None
+    parsed = _only_json_object(text) or {}
+    score = parsed.get("score")
     if isinstance(score, bool) or score not in (0, 1):
         return Judgement("error", candidate, "error", f"no usable judge verdict in {str(text)[:120]!r}")
     return Judgement("correct" if score == 1 else "wrong", candidate, "llm_judge",
@@ -135,7 +135,7 @@ class LLMJudge:
 
     def __call__(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
         if self.template is not None:
-            return self._ask_with_template(pairs)
+            return self._ask_with_template(self.template, pairs)
         prompts = [judge_prompt(candidate, reference) for candidate, reference in pairs]
         fmt = response_format(self.client.endpoint.json_mode, "judge_verdict", VERDICT_SCHEMA)
         replies = self.client.chat(prompts, desc=f"judge ({self.client.model})", response_format=fmt,
@@ -144,8 +144,7 @@ class LLMJudge:
         return [read_verdict(reply.text, candidate) if unanswered is None else unanswered
                 for unanswered, reply, candidate in verdicts]
 
-    def _ask_with_template(self, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
-        template = self.template
+    def _ask_with_template(self, template: JudgeTemplate, pairs: Sequence[tuple[str, str]]) -> list[Judgement]:
         prompts = [template.fill(bounded(candidate.strip()), reference) for candidate, reference in pairs]
         replies = self.client.chat(prompts, desc=f"judge ({self.client.model}, {template.name})", temperature=0.0)
         verdicts = []

@@ -81,7 +81,7 @@ _DIGIT_NUMBER = re.compile(
 def _number_from(match: re.Match) -> Number | None:
     sign = -1 if match["sign"] else 1
     if match["tex_num"] or match["tex_num_digit"]:
-        numerator = int(match["tex_num"] or match["tex_num_digit"])
+        numerator: int | Fraction = int(match["tex_num"] or match["tex_num_digit"])
         denominator, decimals = int(match["tex_den"] or match["tex_den_digit"]), None
     else:
         written = re.sub(r"\D", "", match["int"]) + (match["dec"] or "")
@@ -152,7 +152,7 @@ def mixed_numbers(text: str) -> list[Found]:
         proper = 0 < numerator < denominator and not _OPERAND_AFTER.search(text[:match.start()])
         value = (int(match["whole"]) + Fraction(numerator, denominator)) * (-1 if match["sign"] else 1) if proper \
             else None
-        found.append(Found(match.start(), match.end(), Number(value, None) if proper else None))
+        found.append(Found(match.start(), match.end(), Number(value, None) if value is not None else None))
     return found
 
 
@@ -242,7 +242,7 @@ def _words_value(words: list[str]) -> Fraction | None:
     total, current, last = 0, 0, None
     for word in words:
         if word in _UNITS or word in _TENS:
-            value = _UNITS.get(word, _TENS.get(word))
+            value = _UNITS[word] if word in _UNITS else _TENS[word]
             if last in ("unit", "teen") or (last == "tens" and (word in _TENS or value >= 10)):
                 return None
             current += value
@@ -468,8 +468,9 @@ def durations_in_unit(unit: str) -> Reader:
     def durations_in(text: str) -> list[Found]:
         found = []
         for start, end, seconds, parts in duration_parts(text):
-            written_in_the_unit = parts == 1 and DURATION_PART.match(text, start)[0].lower().rstrip("s").endswith(
-                unit.rstrip("s"))
+            part = DURATION_PART.match(text, start)
+            assert part is not None  # duration_parts found a part there
+            written_in_the_unit = parts == 1 and part[0].lower().rstrip("s").endswith(unit.rstrip("s"))
             if not written_in_the_unit:
                 found.append(Found(start, end, Number(seconds / size, None)))
         return found

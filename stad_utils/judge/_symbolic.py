@@ -44,7 +44,8 @@ def verify_in_this_process(span: str, reference: str, timeout: int | None = TIME
 def _expand_to_the_same(gold, answer) -> bool:
     """Whether two expressions expand to one polynomial in the same letters: math-verify misses some
     (``\\frac{3+3i}{2}`` and ``\\frac32+\\frac32 i``, whose ``i`` it gives two different assumptions); equal
-    expansions are the same value, so this never credits a wrong answer."""
+    expansions are the same value, so this never credits a wrong answer.
+    """
     from sympy import Expr, Symbol, expand
 
     if not isinstance(gold, Expr) or not isinstance(answer, Expr):
@@ -74,7 +75,7 @@ def _serve() -> None:
 class _Worker:
     """The one math-verify process, shared by every thread; ended after a hang and started again when needed."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._process: subprocess.Popen | None = None
 
@@ -83,10 +84,12 @@ class _Worker:
             if self._process is None or self._process.poll() is not None:
                 self._process = subprocess.Popen([sys.executable, "-u", __file__], stdin=subprocess.PIPE,
                                                  stdout=subprocess.PIPE, text=True)
-            self._process.stdin.write(json.dumps([span, reference]) + "\n")
-            self._process.stdin.flush()
-            ready, _, _ = select.select([self._process.stdout], [], [], WAIT_SECONDS)
-            line = self._process.stdout.readline() if ready else ""
+            stdin, stdout = self._process.stdin, self._process.stdout
+            assert stdin is not None and stdout is not None  # both are pipes (PIPE above)
+            stdin.write(json.dumps([span, reference]) + "\n")
+            stdin.flush()
+            ready, _, _ = select.select([stdout], [], [], WAIT_SECONDS)
+            line = stdout.readline() if ready else ""
             if not line:
                 self._stop()
                 return None
@@ -101,7 +104,8 @@ class _Worker:
     def stop(self) -> None:
         with self._lock:
             if self._process is not None:
-                self._process.stdin.close()  # the worker ends when its input does
+                if self._process.stdin is not None:  # always: it is a pipe
+                    self._process.stdin.close()  # the worker ends when its input does
                 try:
                     self._process.wait(timeout=WAIT_SECONDS)
                 except subprocess.TimeoutExpired:
@@ -145,7 +149,8 @@ def _result_of(expression: str) -> str:
 def _whole(expression: str) -> str:
     """An expression as math-verify compares it: whole, relation signs and all, since math-verify compares an
     equation's right-hand side with a value and a relation with a relation (``y=-\\frac12x+\\frac34`` with
-    ``2x+4y-3=0``); only an approximation is cut to what it approximates to."""
+    ``2x+4y-3=0``); only an approximation is cut to what it approximates to.
+    """
     return _APPROXIMATION_SIGN.split(expression)[-1].strip().rstrip(".,;")
 
 

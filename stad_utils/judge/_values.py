@@ -28,8 +28,19 @@ from typing import Any
 from ..records import AnswerFormat
 from ..structured import literal_value
 from ._latex import answer_math, normal_form, same_answer
-from ._numbers import (READERS, Number, as_number, asked_unit, compound_durations, duration_parts, durations_in_unit,
-                       grouped_thousands, numbers_in, unclear_numbers_in, writes_thousands_with)
+from ._numbers import (
+    READERS,
+    Number,
+    as_number,
+    asked_unit,
+    compound_durations,
+    duration_parts,
+    durations_in_unit,
+    grouped_thousands,
+    numbers_in,
+    unclear_numbers_in,
+    writes_thousands_with,
+)
 
 
 @dataclass(frozen=True)
@@ -128,16 +139,20 @@ def _round_half_up(value: Fraction, decimals: int) -> Fraction:
     return magnitude if value >= 0 else -magnitude
 
 
-def _more_precise(candidate: Number, reference: Number) -> bool:
-    """Whether the candidate is written with more decimals than the decimal reference (a fraction has no end)."""
+def _more_precise(candidate: Number, decimals: int) -> bool:
+    """Whether the candidate is written with more decimals than a decimal reference with ``decimals`` (a fraction
+    has no end).
+    """
     if candidate.decimals is None:
         return candidate.value.denominator != 1
-    return candidate.decimals > reference.decimals
+    return candidate.decimals > decimals
 
 
-def _rounds_to(candidate: Number, reference: Number) -> bool:
-    """Whether the candidate is within half a unit of the reference's last decimal (rounded either way on a tie)."""
-    return abs(candidate.value - reference.value) <= Fraction(1, 2 * 10**reference.decimals)
+def _rounds_to(candidate: Number, reference: Fraction, decimals: int) -> bool:
+    """Whether the candidate is within half a unit of the reference's last decimal, its ``decimals``-th (rounded
+    either way on a tie).
+    """
+    return abs(candidate.value - reference) <= Fraction(1, 2 * 10**decimals)
 
 
 def number_matches(candidate: Number, reference: Number) -> bool | None:
@@ -160,7 +175,9 @@ def number_matches(candidate: Number, reference: Number) -> bool | None:
     if candidate.unscaled == reference.value:
         return None  # "$70K" for 70: the question may ask in thousands
     if reference.decimals:
-        return None if _more_precise(candidate, reference) and _rounds_to(candidate, reference) else False
+        decimals = reference.decimals
+        rounded = _more_precise(candidate, decimals) and _rounds_to(candidate, reference.value, decimals)
+        return None if rounded else False
     if reference.value.denominator == 1:
         return False
     return math.isclose(candidate.value, reference.value, rel_tol=1e-9)
@@ -186,7 +203,10 @@ def _equal_at_its_precision(number: Number, value: Fraction) -> bool:
     >>> [_equal_at_its_precision(n, Fraction(39495, 3600)) for n in numbers_in("10.97 10.9708 11")]
     [True, True, False]
     """
-    return number.value == value or bool(number.decimals) and _round_half_up(value, number.decimals) == number.value
+    if number.value == value:
+        return True
+    decimals = number.decimals
+    return decimals is not None and decimals != 0 and _round_half_up(value, decimals) == number.value
 
 
 def _run_together(larger: int, smaller: int) -> set[Fraction]:
@@ -603,7 +623,8 @@ def _time_record_kind(units: dict[str, int]) -> Kind:
         from_records = []
         for record in _record_objects(text):
             try:
-                from_records.append(sum(Fraction(str(record[key])) * unit for key, unit in units.items()))
+                from_records.append(sum((Fraction(str(record[key])) * unit for key, unit in units.items()),
+                                        Fraction(0)))
             except (KeyError, ValueError, TypeError):
                 continue
         if from_records:

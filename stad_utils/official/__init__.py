@@ -29,24 +29,63 @@ Examples
 >>> write_official("again_final.jsonl", [r.ladder for r in rows], kind="final")  # doctest: +SKIP
 """
 
-from ._fields import (ANSWER, CATEGORY, CHAIN, DECOMPOSITION_EVALUATION, DECOMPOSITION_SCORE, DECOMPOSITIONS,
-                      EVALUATION, EVALUATION_SCORE, FINAL, GENERATION, ID, KINDS, QUESTION, SCAFFOLDING,
-                      SCAFFOLDING_EVALUATION, SCAFFOLDING_SCORE, SCAFFOLDING_VERIFICATION, SOLUTION, SUB_TASK,
-                      SUB_TASK_ANSWER, TEST, FileKind, file_name, kind_of)
+from ._fields import (
+    ANSWER,
+    CATEGORY,
+    CHAIN,
+    DECOMPOSITION_EVALUATION,
+    DECOMPOSITION_SCORE,
+    DECOMPOSITIONS,
+    EVALUATION,
+    EVALUATION_SCORE,
+    FINAL,
+    GENERATION,
+    ID,
+    KINDS,
+    QUESTION,
+    SCAFFOLDING,
+    SCAFFOLDING_EVALUATION,
+    SCAFFOLDING_SCORE,
+    SCAFFOLDING_VERIFICATION,
+    SOLUTION,
+    SUB_TASK,
+    SUB_TASK_ANSWER,
+    TEST,
+    FileKind,
+    file_name,
+    kind_of,
+)
 from ._files import read_official, write_official, write_test_chain
-from ._prompts import (OFFICIAL_REPOSITORY, OFFICIAL_TAG, REPO_VARIABLE, OfficialPrompts, OfficialRepoMissing,
-                       fill_isolated, fill_judge, fill_scaffold, fill_segment, fill_step_answers, load_official_prompts,
-                       read_judge_reply, read_judge_score, read_rewritten_question, read_segments, read_step_answers)
+from ._prompts import (
+    OFFICIAL_REPOSITORY,
+    OFFICIAL_TAG,
+    REPO_VARIABLE,
+    OfficialPrompts,
+    OfficialRepoMissing,
+    fill_isolated,
+    fill_judge,
+    fill_scaffold,
+    fill_segment,
+    fill_step_answers,
+    load_official_prompts,
+    read_judge_reply,
+    read_judge_score,
+    read_rewritten_question,
+    read_segments,
+    read_step_answers,
+)
 from ._rows import Imported, from_row, identity, official_score, task_id_for, to_row
 from ._run import Chain, ImportReport, chain_files, export_run, import_chain, read_chain
 
 __all__ = [
     "ANSWER", "CATEGORY", "CHAIN", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE", "EVALUATION",
     "EVALUATION_SCORE", "FINAL", "GENERATION", "ID", "KINDS", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "QUESTION",
-    "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING", "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
+    "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING",
+    "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
     "SOLUTION", "SUB_TASK", "SUB_TASK_ANSWER", "TEST", "FileKind", "Imported", "OfficialPrompts",
     "OfficialRepoMissing", "file_name", "fill_isolated", "fill_judge", "fill_scaffold", "fill_segment",
-    "fill_step_answers", "from_row", "identity", "kind_of", "load_official_prompts", "official_score", "read_judge_reply",
+    "fill_step_answers", "from_row", "identity", "kind_of", "load_official_prompts", "official_score",
+    "read_judge_reply",
     "read_judge_score", "read_official", "read_rewritten_question", "read_segments", "read_step_answers",
     "task_id_for", "to_row", "write_official", "write_test_chain",
 ]

@@ -21,6 +21,7 @@ from ._run import export_run, import_chain
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (``python -m stad_utils.official``); the exit status."""
     parser = argparse.ArgumentParser(prog="python -m stad_utils.official", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     reading = commands.add_parser("import", help="official files or folders → a new run folder")
@@ -35,7 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     writing.add_argument("--model", action="append", help="export this target only (repeatable; default: all)")
     writing.add_argument("--stem", help="X of the files X.jsonl … X_final.jsonl … (default: the run's name)")
     for command in (reading, writing):
-        command.add_argument("--results-dir", type=Path, default=RESULTS, help=f"the results folder (default {RESULTS})")
+        command.add_argument("--results-dir", type=Path, default=RESULTS,
+                             help=f"the results folder (default {RESULTS})")
     args = parser.parse_args(argv)
     try:
         if args.command == "import":

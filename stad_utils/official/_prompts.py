@@ -115,7 +115,7 @@ def string_constants(source: str) -> dict[str, str]:
     >>> string_constants('import os\\nA = "x"\\nB = 3\\nC = ("y"\\n     "z")\\nos.system("never run")')
     {'A': 'x', 'C': 'yz'}
     """
-    constants = {}
+    constants: dict[str, str] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             constants |= {target.id: node.value.value for target in node.targets if isinstance(target, ast.Name)}
@@ -231,10 +231,11 @@ def read_rewritten_question(reply: str | None) -> str | None:
     >>> read_rewritten_question("Thinking…\\nREWRITTEN QUESTION: Bo is free 9:30-10. How many slots?\\n\\nNotes")
     'Bo is free 9:30-10. How many slots?'
     """
-    match = _REWRITTEN.search(reply or "")
+    text = reply or ""
+    match = _REWRITTEN.search(text)
     if match is None:
         return None
-    return re.split(r"\n\s*\n", reply[match.end():], maxsplit=1)[0].strip()
+    return re.split(r"\n\s*\n", text[match.end():], maxsplit=1)[0].strip()
 
 
 def read_judge_reply(reply: str | None) -> dict | None:

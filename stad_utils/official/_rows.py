@@ -53,10 +53,30 @@ from typing import Any
 from ..judge import infer_format
 from ..records import Decomposition, Ladder, LevelCheck, Step, Task, Verdict
 from ..store import RecordError
-from ._fields import (ANSWER, CATEGORY, CHAIN, CHAIN_FIELDS, DECOMPOSITION_EVALUATION, DECOMPOSITION_SCORE,
-                      DECOMPOSITIONS, EVALUATION, EVALUATION_SCORE, ID, QUESTION, SCAFFOLDING, SCAFFOLDING_EVALUATION,
-                      SCAFFOLDING_SCORE, SCAFFOLDING_VERIFICATION, SOLUTION, SUB_TASK, SUB_TASK_ANSWER, TASK_FIELDS,
-                      FileKind, fields_of, kind_of)
+from ._fields import (
+    ANSWER,
+    CATEGORY,
+    CHAIN,
+    CHAIN_FIELDS,
+    DECOMPOSITION_EVALUATION,
+    DECOMPOSITION_SCORE,
+    DECOMPOSITIONS,
+    EVALUATION,
+    EVALUATION_SCORE,
+    ID,
+    QUESTION,
+    SCAFFOLDING,
+    SCAFFOLDING_EVALUATION,
+    SCAFFOLDING_SCORE,
+    SCAFFOLDING_VERIFICATION,
+    SOLUTION,
+    SUB_TASK,
+    SUB_TASK_ANSWER,
+    TASK_FIELDS,
+    FileKind,
+    fields_of,
+    kind_of,
+)
 
 TEACHER = "official"
 """The ``teacher`` of records read from official files."""
@@ -352,7 +372,8 @@ def _ladder_fields(ladder: Ladder, wanted: Sequence[str]) -> dict:
 
 
 def _evaluation_fields(ladder: Ladder, verdicts: list[Verdict], wanted: Sequence[str]) -> dict:
-    by_question = {(v.variant, v.level): v for v in verdicts if v.task_id == ladder.task_id and v.sample == 0}
+    by_question: dict[tuple[str, int], Verdict] = {(v.variant, v.level): v for v in verdicts
+                                                   if v.task_id == ladder.task_id and v.sample == 0}
     if len({v.model for v in by_question.values()}) > 1:
         raise ValueError(f"verdicts of several models for task {ladder.task_id}: write one model's verdicts per file")
     original = by_question.get(("original", 0))

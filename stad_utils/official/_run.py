@@ -144,8 +144,8 @@ class ImportReport:
         chain = self.chain
         lines = [f"read {len(chain.files)} file(s):"]
         lines += [f"  {file.path}: {sum(file.kinds.values())} rows"
-                  + "".join(f", {count} {kind}" for kind, count in sorted(file.kinds.items(),
-                                                                           key=lambda item: CHAIN.index(KINDS[item[0]])))
+                  + "".join(f", {count} {kind}" for kind, count in
+                            sorted(file.kinds.items(), key=lambda item: CHAIN.index(KINDS[item[0]])))
                   for file in chain.files]
         if chain.skipped:
             lines.append(f"skipped {len(chain.skipped)} row(s):")
@@ -166,7 +166,8 @@ class ImportReport:
 
 def import_chain(paths: Iterable[Path | str], run_dir: Path | str, *, model: str = "official",
                  skip_invalid: bool = False) -> ImportReport:
-    """Read official files (`read_chain`) into a new run folder: its tasks, decompositions, ladders, verdicts and outcomes.
+    """Read official files (`read_chain`) into a new run folder: its tasks, decompositions, ladders, verdicts and
+    outcomes.
 
     ``model`` names the target of the test files (the official config's ``debugging_model_name``).
     Outcomes use the skill ``unmapped`` until 04_skills runs on the folder; 05_evaluate then
@@ -218,10 +219,11 @@ def export_run(run_dir: Path | str, to: Path | str, *, models: Sequence[str] | N
     folders = {model: to / re.sub(r"[^\w.-]+", "_", model).strip("_") for model in chosen}
     if len(set(folders.values())) < len(folders):
         raise ValueError(f"targets {chosen} would share a folder: export them one at a time with models=[…]")
-    records = {"input": read_records(run.tasks, Task.model_validate),
-               "segment": read_records(run.decompositions, Decomposition.model_validate, missing_ok=True)}
+    records: dict[str, Sequence[Task | Decomposition | Ladder]] = {
+        "input": read_records(run.tasks, Task.model_validate),
+        "segment": read_records(run.decompositions, Decomposition.model_validate, missing_ok=True)}
     records["answers"] = records["segment"]
-    written = {"": []}
+    written: dict[str, list[Path]] = {"": []}
     for kind in GENERATION:
         written[""].append(to / file_name(stem, kind))
         write_official(written[""][-1], records.get(kind.name, ladders), kind=kind)

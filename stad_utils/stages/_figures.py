@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from ..files import write_atomic
@@ -19,6 +20,6 @@ def save_figures(figures: dict, folder: Path) -> list[Path]:
 
     written = []
     for name, figure in figures.items():
-        written.append(write_atomic(folder / f"{name}.png", lambda temporary: figure.savefig(temporary, dpi=DPI)))
+        written.append(write_atomic(folder / f"{name}.png", partial(figure.savefig, dpi=DPI)))
         plt.close(figure)
     return written

@@ -1,5 +1,6 @@
 """Stage 06: one model's outcomes analysed — the diagnosis, the funnel, accuracy per level, k,
-bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``."""
+bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pandas as pd
 
 from ..analysis import k_stability
 from ..costs import usage_table
-from ..funnel import run_funnel, run_truncation_table
 from ..files import write_atomic
+from ..funnel import run_funnel, run_truncation_table
 from ..plots import analysis_figures, plot_diagnosis
 from ..records import Ladder, Outcome
 from ..schema import RunSummary
@@ -23,6 +24,8 @@ from ._report import markdown_report
 
 
 class Params(StageParams):
+    """The parameters of stage 06 (the notebook's ``parameters`` cell)."""
+
     n_resamples: int = 1000
     min_support: int = 5
     max_shown: int = 12
@@ -31,6 +34,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 06 wrote and what its notebook shows."""
+
     summary: RunSummary | None = None
     """What ``summary.json`` holds: the funnel and, per model, its numbers and diagnosis."""
     report: str = ""

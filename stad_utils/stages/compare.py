@@ -1,13 +1,14 @@
 """Stage 07: every pair of models compared on the same tasks, into ``comparison.json``, the comparison
-section of ``report.md`` and ``figures/``."""
+section of ``report.md`` and ``figures/``.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..markdown import comparison_report
 from ..files import write_atomic
+from ..markdown import comparison_report
 from ..plots import comparison_figures
 from ..records import Ladder, Outcome
 from ..schema import Comparison, RunSummary
@@ -19,6 +20,8 @@ from ._report import markdown_report
 
 
 class Params(StageParams):
+    """The parameters of stage 07 (the notebook's ``parameters`` cell)."""
+
     other_runs: list[str] = []
     n_permutations: int = 1000
     n_resamples: int = 1000
@@ -28,6 +31,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 07 wrote and what its notebook shows."""
+
     comparison: Comparison | None = None
     """What ``comparison.json`` holds: every pair's paired tests, and the validity checks."""
     report: str = ""

@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
-from ..records import Decomposition, Task
-from ..store import RecordFile, RunPaths, read_records, record_usage
 from ..chain import decompose
+from ..records import Decomposition, Task
 from ..roles import open_judge, open_teacher
+from ..store import RecordFile, RunPaths, read_records, record_usage
 from . import StageParams, StageResult
 
 
 class Params(StageParams):
-    teacher: Union[str, dict] = "oracle"
+    """The parameters of stage 02 (the notebook's ``parameters`` cell)."""
+
+    teacher: str | dict = "oracle"
     judge: dict = {}
     cache_path: str = "../results/cache.sqlite"
 
 
 @dataclass
 class Result(StageResult):
+    """What stage 02 wrote and what its notebook shows."""
+
     decompositions: list[Decomposition] = field(default_factory=list)
 
     @property

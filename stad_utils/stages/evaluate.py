@@ -1,5 +1,6 @@
 """Stage 05: the targets answer every variant of the verified ladders, judged, into ``verdicts.jsonl``,
-from which each task's curve and k are derived into ``outcomes.jsonl``."""
+from which each task's curve and k are derived into ``outcomes.jsonl``.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 05 (the notebook's ``parameters`` cell)."""
+
     targets: list[dict] = [{"name": "simulated: weak skill", "kind": "simulated", "model": "planted-weak-skill",
                             "simulation": {"step_accuracy": {"multiplication": 0.1, "default": 0.95}, "seed": 0}}]
     judge: dict = {}
@@ -48,6 +51,8 @@ class TargetReport:
 
 @dataclass
 class Result(StageResult):
+    """What stage 05 wrote and what its notebook shows."""
+
     targets: list[TargetReport] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     official_files: dict = field(default_factory=dict)

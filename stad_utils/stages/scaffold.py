@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
-from ..records import Decomposition, Ladder
-from ..store import RecordFile, RunPaths, read_records, record_usage
 from ..chain import build_ladders
+from ..records import Decomposition, Ladder
 from ..roles import open_judge, open_teacher
+from ..store import RecordFile, RunPaths, read_records, record_usage
 from . import StageParams, StageResult
 
 
 class Params(StageParams):
-    teacher: Union[str, dict] = "oracle"
+    """The parameters of stage 03 (the notebook's ``parameters`` cell)."""
+
+    teacher: str | dict = "oracle"
     judge: dict = {}
     drop_single_step: bool = False
     placebo: bool = False
@@ -22,6 +23,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 03 wrote and what its notebook shows."""
+
     ladders: list[Ladder] = field(default_factory=list)
 
     @property

@@ -8,13 +8,15 @@ import pandas as pd
 
 from ..files import write_atomic
 from ..records import Ladder, StepSkill
-from ..store import RunPaths, read_records, record_usage
 from ..serving import open_client
 from ..skills import SkillMapper, apply_skill_table, map_skills, name_skills_with_llm, skill_map_table, skill_summary
+from ..store import RunPaths, read_records, record_usage
 from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 04 (the notebook's ``parameters`` cell)."""
+
     embedding_model: str = "bundled:all-MiniLM-L6-v2"
     cluster_on: str = "auto"
     n_clusters: int = 0
@@ -30,6 +32,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 04 wrote and what its notebook shows."""
+
     skills: list[StepSkill] = field(default_factory=list)
     mapper: object = None
     """The fitted `stad_utils.skills.SkillMapper` (its ``scores_`` hold the criterion at every number tried)."""
@@ -42,7 +46,6 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
 
     Clustering is a single fit over all steps, so this stage rewrites its files rather than appending.
     """
-
     params = params or Params()
     ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
     mapper = SkillMapper(params.embedding_model, cluster_on=params.cluster_on, n_clusters=params.n_clusters or None,

@@ -11,6 +11,8 @@ from . import StageParams, StageResult
 
 
 class Params(StageParams):
+    """The parameters of stage 01 (the notebook's ``parameters`` cell)."""
+
     source: str = "generated"
     data_path: str = ""
     release: str = ""
@@ -26,6 +28,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 01 wrote and what its notebook shows."""
+
     tasks: list[Task] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     """The bad lines of a local file that ``skip_invalid`` skipped, each naming its file, line and field."""

@@ -1,5 +1,6 @@
 """Stage 08: does the diagnosis find what was planted? A simulated target with known weaknesses,
-one run and a power curve, into the run's ``validation/`` folder."""
+one run and a power curve, into the run's ``validation/`` folder.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +16,23 @@ from ..schema import Diagnosis
 from ..simulate import Simulation
 from ..store import RunPaths
 from ..summary import diagnosis_block
-from ..validation import (Chain, estimate_composition_penalty, plot_power, power_curve, power_table, recovery,
-                          run_chain, tasks_needed)
+from ..validation import (
+    Chain,
+    estimate_composition_penalty,
+    plot_power,
+    power_curve,
+    power_table,
+    recovery,
+    run_chain,
+    tasks_needed,
+)
 from . import StageParams, StageResult
 from ._figures import save_figures
 
 
 class Params(StageParams):
+    """The parameters of stage 08 (the notebook's ``parameters`` cell)."""
+
     n_tasks: int = 200
     seed: int = 0
     step_accuracy: dict[str, float] = {"multiplication": 0.4, "default": 0.95}
@@ -33,6 +44,8 @@ class Params(StageParams):
 
 @dataclass
 class Result(StageResult):
+    """What stage 08 wrote and what its notebook shows."""
+
     planted: Simulation | None = None
     chain: Chain | None = None
     """The single run: its tasks, ladders, skills, simulated target and outcomes."""

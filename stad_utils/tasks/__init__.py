@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from ..records import Task
+
 from ..official import read_official
+from ..records import Task
 from ..release import load_release
 from ._benchmarks import BENCHMARKS, load_benchmark
 from ._generator import FAMILIES, clock, generate_tasks

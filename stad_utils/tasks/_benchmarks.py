@@ -67,7 +67,8 @@ def strip_format_instruction(question: str) -> str:
 
 
 def tot_task(row: dict, index: int, keep_format_instruction: bool = True) -> Task:
-    """A ToT-Arithmetic task; the question keeps its answer-format instruction unless ``keep_format_instruction`` is false.
+    """A ToT-Arithmetic task; the question keeps its answer-format instruction unless ``keep_format_instruction``
+    is false.
 
     Why the instruction is kept by default, from the evidence there is on what the authors asked:
 
