@@ -212,8 +212,9 @@ def execute_notebook(notebook: Path, output: Path, parameters: dict, *, cwd: Pat
 def shared_kernel(cwd: Path | str):
     """One kernel for all the stages of a run, shut down at the end.
 
-    A kernel per stage cost ~2.3 s of start-up and re-imports (pandas, scipy, `stad_utils`) for
-    stages that work for a few milliseconds on a small run; `forget_stage` empties the namespace
+    A kernel per stage would pay its start-up and re-imports (pandas, scipy, `stad_utils`) for
+    stages that work for a few milliseconds on a small run (``benchmarks/chain_overhead.py``
+    measures what the machinery costs); `forget_stage` empties the namespace
     between stages, so a stage sees only its own variables, as in a fresh kernel.
     """
     from jupyter_client.manager import AsyncKernelManager

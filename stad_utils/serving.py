@@ -144,10 +144,9 @@ class LlamaServers:
     """``n_servers`` llama.cpp servers of ``n_threads`` threads each (default: one per core), supervised.
 
     llama.cpp's server answers one request at a time, and a 135M model does not keep two threads
-    busy: with the portable build, two 1-thread servers generated a median 49.6 tokens/s against
-    19.8 for one 2-thread server on a loaded 2-core machine (``python benchmarks/throughput.py
-    --embedded-prompts 12 --embedded-repeats 2``). The clients spread requests over `urls` as
-    replicas.
+    busy, so single-thread servers, one per core, answer more together than one server with every
+    thread (``python benchmarks/throughput.py --embedded-prompts 12 --embedded-repeats 2`` measures
+    it). The clients spread requests over `urls` as replicas.
 
     Each server writes its output to ``llama-server-<i>.log`` in ``log_dir`` (appended, one header
     line per start; default: a temporary folder removed by `stop`). A thread watches the processes:
