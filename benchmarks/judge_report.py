@@ -82,16 +82,17 @@ def benchmark_of(source: str) -> str:
     return "generated" if name == "generated" else name
 
 
-_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|math500|tot_arithmetic)-(?P<line>\d+)")
-BY_FILE_LINE = {"held_out_r5", "blind_math", "blind_math_2"}
+_LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|math500|math|tot_arithmetic)-(?P<line>\d+)")
+BY_FILE_LINE = {"held_out_r5", "blind_math", "blind_math_2", "blind_math_3"}
 """Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
-MATH_500 = "math500_test_prm800k.jsonl"
-"""MATH-500 (``math500-12``), posed as the project poses a MATH task (`stad_utils.tasks.load_tasks` ``math_hard``)."""
+MATH_FILES = {"math500": "math500_test_prm800k.jsonl", "math": "math_test.jsonl"}
+"""MATH-500 (``math500-12``) and MATH of every level (``math-40``), posed as the project poses a MATH task
+(`stad_utils.tasks.load_tasks` ``math_hard``)."""
 
 
 def _benchmark_tasks(name: str, data_dir: Path) -> list:
-    if name == "math500":
-        return load_tasks("math_hard", data_path=str(data_dir / MATH_500))
+    if name in MATH_FILES:
+        return load_tasks("math_hard", data_path=str(data_dir / MATH_FILES[name]))
     return load_tasks(name, data_path=str(data_dir))
 
 
@@ -107,7 +108,7 @@ def load_labelled(path: Path = FIXTURE, data_dir: Path = DATA) -> list[dict]:
     needed = {benchmark_of(row["source"]) for row in rows if "question" not in row or row["split"] in BY_FILE_LINE}
     tasks = {name: _benchmark_tasks(name, data_dir) for name in needed}
     # MATH-500 is posed as MATH tasks, whose ids ("math_hard-12") would shadow MATH Level 5's: rows name its lines
-    by_id = {task.task_id: task for name, found in tasks.items() if name != "math500" for task in found}
+    by_id = {task.task_id: task for name, found in tasks.items() if name not in MATH_FILES for task in found}
     for row in rows:
         row["benchmark"] = benchmark_of(row["source"])
         if row["split"] in BY_FILE_LINE:

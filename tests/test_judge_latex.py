@@ -235,3 +235,18 @@ def test_the_same_value_in_another_unit_is_never_credited(reply, reference):
 ])
 def test_a_unit_on_one_side_or_in_the_plural_is_accepted(reply, reference):
     assert judge_one(reply, reference, "latex").correct is True
+
+
+# ---------------------------------------------------------------- a matrix gold read only as a matrix
+
+@pytest.mark.parametrize("reply, reference", [  # MATH gold answers (math500_test_prm800k.jsonl)
+    (r"So the vector is $\boxed{(1,4,3)}$.", r"\begin{pmatrix} 1 \\ 4 \\ 3 \end{pmatrix}"),
+    (r"The matrix is the negative identity, $\boxed{-\mathbf{I}}$.", r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix}"),
+])
+def test_a_vector_or_matrix_in_another_notation_is_never_called_wrong(reply, reference):
+    assert judge_one(reply, reference, "latex").correct is not False
+
+
+def test_a_different_matrix_is_still_wrong():
+    reply, reference = r"$\boxed{\begin{pmatrix} 1 \\ 5 \\ 3 \end{pmatrix}}$", r"\begin{pmatrix} 1 \\ 4 \\ 3 \end{pmatrix}"
+    assert judge_one(reply, reference, "latex").correct is False

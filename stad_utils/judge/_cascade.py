@@ -659,12 +659,19 @@ _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|ab
 def _math_verify_says(math: str, reference: str) -> bool | None:
     """math-verify on an answer and the reference, both without a unit in words, which it would read as a
     factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``); ``None`` when both name a unit and
-    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong).
+    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong), and for a
+    "different" on a matrix or vector reference that the answer does not write as a matrix.
     """
     units = unit_in_words(math), unit_in_words(reference)
     if all(units) and units[0] != units[1]:
         return None
-    return compare_math_verify(without_unit(math), without_unit(reference))
+    equal = compare_math_verify(without_unit(math), without_unit(reference))
+    if equal is False and _MATRIX.search(math) is None and _MATRIX.search(reference) is not None:
+        return None  # a vector or matrix written another way ("(1,4,3)", "-\mathbf{I}") is not read as one
+    return equal
+
+
+_MATRIX = re.compile(r"\\begin\{[pbBvV]?matrix\}")
 
 
 def _hear(item: JudgeItem, unheard: _Unheard) -> Judgement | _Undecided:
