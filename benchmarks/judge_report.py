@@ -23,7 +23,8 @@ labelled by someone who never saw the judge (its README: one reply per problem; 
 ``correct`` 170, ``wrong`` 50, ``no_answer`` 12, ``ambiguous`` 8), and measured once the judge was
 built; its task ids name a line of the benchmark file (``math500-17``). ``blind_math_2`` (150) is a
 second such set by another writer, on other problems (labels ``correct`` 101, ``wrong`` 36,
-``ambiguous`` 7, ``no_answer`` 6), measured once, after the judge's last change.
+``ambiguous`` 7, ``no_answer`` 6), and ``blind_math_3`` (120) a third, on MATH problems of every level too
+(``math-40`` names a line of ``math_test.jsonl``); each was measured once, blind, then its misses read.
 
 Measures, per split and benchmark (the judge's outcome against the label):
 

@@ -30,7 +30,8 @@ def judged(labelled):
 
 
 def test_the_labelled_set_holds_real_replies_of_every_benchmark_with_each_label(judged):
-    assert len(judged) >= 1200 and set(judged["split"]) == {"dev", "held_out", "held_out_r5", "blind_math", "blind_math_2"}
+    assert len(judged) >= 1200 and set(judged["split"]) == {"dev", "held_out", "held_out_r5", "blind_math", "blind_math_2",
+                                                                       "blind_math_3"}
     assert {"generated", "gsm8k", "math_hard", "math500", "tot_arithmetic"} <= set(judged["benchmark"])
     assert {"correct", "wrong", "no_answer", "ambiguous"} == set(judged["label"])
 

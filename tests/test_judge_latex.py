@@ -250,3 +250,9 @@ def test_a_vector_or_matrix_in_another_notation_is_never_called_wrong(reply, ref
 def test_a_different_matrix_is_still_wrong():
     reply, reference = r"$\boxed{\begin{pmatrix} 1 \\ 5 \\ 3 \end{pmatrix}}$", r"\begin{pmatrix} 1 \\ 4 \\ 3 \end{pmatrix}"
     assert judge_one(reply, reference, "latex").correct is False
+
+
+def test_a_unit_after_a_latex_space_is_read_as_a_unit():
+    """``12\\pi\\ \\text{inches per second}``: the space command before the unit is no part of the value."""
+    assert judge_one(r"The speed is $\boxed{12\pi\ \text{inches per second}}$.", r"12\pi", "latex").correct is True
+    assert judge_one(r"$\boxed{5\,\text{cm}}$", r"5\text{ m}", "latex").correct is not True

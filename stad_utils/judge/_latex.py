@@ -62,7 +62,7 @@ def answer_math(span: str) -> str | None:
 
 # ---------------------------------------------------------------- units in words
 
-_UNIT_IN_WORDS = re.compile(r"(?<=\S)\s*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z ]*\}"
+_UNIT_IN_WORDS = re.compile(r"(?<=\S)(?:\s|\\[ ,;:!]|~)*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z ]*\}"
                             r"(?:\^\{?[23]\}?)?\s*\.?$")
 
 
@@ -95,6 +95,8 @@ def without_unit(latex: str) -> str:
     --------
     >>> without_unit(r"8\\sqrt{3} \\text { square inches}"), without_unit(r"\\text{(C)}")
     ('8\\\\sqrt{3}', '\\\\text{(C)}')
+    >>> without_unit(r"12\\pi\\ \\text{inches per second}"), without_unit(r"5\\,\\text{cm}")
+    ('12\\\\pi', '5')
     >>> without_unit(r"9\\text{ a.m.}")
     '9\\\\text{ a.m.}'
     """
@@ -184,7 +186,7 @@ def _as_latex_number(text: str):
 def _unit_words(unit_text: str) -> str:
     """A unit in words as compared: ``\\text{ cm}^2`` is ``cm^2``; a plural and its singular are one unit."""
     words = re.sub(r"\\(?:text|mbox|textrm|mathrm)\s*\{([^{}]*)\}", r"\1", unit_text).strip().lower()
-    words = words.replace(" ", "").replace("{", "").replace("}", "")
+    words = re.sub(r"\\[ ,;:!]|~", "", words).replace(" ", "").replace("{", "").replace("}", "")
     return words.removesuffix("es") if words.endswith("ches") else words.removesuffix("s")
 
 
