@@ -245,7 +245,6 @@ def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int =
         comparison = timed("07_compare", lambda: compare_stage.run(paths, compare_stage.Params(
             n_permutations=n_permutations, n_resamples=n_resamples))).comparison
     seconds["total"] = round(time.perf_counter() - started, 2)
-    _close(analysis.figures)
     return WorkshopRun(folder=folder, targets=targets, n_tasks=n_tasks, summary=analysis.summary,
                        comparison=comparison, seconds=seconds)
 
@@ -273,14 +272,6 @@ def how_often_found(simulation: dict, sizes: Sequence[int] = (30, 100, 200), rep
         "n_tasks": "tasks", "repetitions": "runs", "skills_recovered": "named exactly the planted skills",
         "any_false_flag": "named a skill wrongly", **{column: f"named {column[len('found: '):]}" for column in found}})
     return table.reset_index(drop=True)
-
-
-def _close(figures: dict) -> None:
-    """Close the figures the stages drew and saved, so that a notebook shows only those it asks for."""
-    import matplotlib.pyplot as plt
-
-    for figure in figures.values():
-        plt.close(figure)
 
 
 def exercise_ladders(n_tasks: int = 200, seed: int = 0) -> list:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..markdown import comparison_report, written_report
-from ..schema import Comparison, RunSummary
+from ..markdown import written_report
+from ..schema import RunSummary
 
 
-def markdown_report(run: str, summary: RunSummary, comparison: Comparison | None = None) -> str:
-    """06's summary of every model, then 07's comparison when there is one."""
+def markdown_report(run: str, summary: RunSummary, comparison_section: str | None = None) -> str:
+    """06's summary of every model, then 07's comparison section (`markdown.comparison_report`) when there is one."""
     text = written_report(run, summary)
-    return text if comparison is None else text + "\n" + comparison_report(comparison)
+    return text if comparison_section is None else text + "\n" + comparison_section

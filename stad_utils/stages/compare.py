@@ -53,7 +53,7 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     report = comparison_report(comparison)
     summary = RunSummary.read(paths.summary) if paths.summary.exists() else RunSummary(funnel=None, models={})  # 06's
     written = [write_atomic(paths.comparison, comparison.json_text()),
-               write_atomic(paths.report, markdown_report(paths.root.name, summary, comparison))]
+               write_atomic(paths.report, markdown_report(paths.root.name, summary, report))]
     figures = comparison_figures(results, comparison, max_shown=params.max_shown, min_support=params.min_support)
     written += save_figures(figures, paths.figures)
     return Result(written=written, comparison=comparison, report=report, figures=figures, runs=runs)
