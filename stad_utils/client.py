@@ -46,6 +46,20 @@ if TYPE_CHECKING:
     import httpx2
     from openai.types.chat import ChatCompletionMessageParam
 
+
+def _transport_errors() -> tuple[type[Exception], ...]:
+    """A body cut off or stalled while it is read raises the transport error of the library the openai SDK sends
+    through, unwrapped: httpx for openai 1.x, httpx2 for 3.x.
+    """
+    try:
+        import httpx2
+    except ImportError:
+        return (httpx.TransportError,)
+    return (httpx.TransportError, httpx2.TransportError)
+
+
+_TRANSPORT_ERRORS = _transport_errors()
+
 Messages = list[dict[str, str]]
 
 
@@ -440,8 +454,7 @@ def _is_corrupt(exc: sqlite3.DatabaseError) -> bool:
 
 
 def _is_transient(exc: BaseException) -> bool:
-    if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
-                        httpx.TransportError)):  # the latter: a body cut off or stalled while it is read
+    if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError, *_TRANSPORT_ERRORS)):
         return True
     return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
 

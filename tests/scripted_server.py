@@ -22,12 +22,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 @dataclass
 class Raw:
-    """A reply sent as is; ``seconds_per_byte`` sends the body one byte at a time (after its headers)."""
+    """A reply sent as is; ``seconds_per_byte`` sends the body one byte at a time (after its headers), and
+    ``cut_after`` closes the connection after that many bytes of the body (its Content-Length still promises all)."""
 
     body: bytes
     status: int = 200
     content_type: str = "application/json"
     seconds_per_byte: float = 0.0
+    cut_after: int | None = None
 
 
 class ScriptedServer:
@@ -56,6 +58,11 @@ class ScriptedServer:
                 self.send_header("Content-Type", answer.content_type)
                 self.send_header("Content-Length", str(len(answer.body)))
                 self.end_headers()
+                if answer.cut_after is not None:
+                    self.wfile.write(answer.body[:answer.cut_after])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return True
                 if not answer.seconds_per_byte:
                     self.wfile.write(answer.body)
                     return True

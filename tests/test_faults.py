@@ -182,6 +182,14 @@ def test_a_body_that_trickles_in_is_cut_off_at_the_deadline_and_retried():
     assert elapsed < 6
 
 
+def test_a_body_cut_off_mid_read_is_retried():
+    replies = iter([Raw(completion("The answer is 5."), cut_after=40), None])  # then the scripted reply
+    with ScriptedServer(answer_five, raw=lambda path, request: next(replies) if "body" in request else None) as server:
+        [result] = client_for(server, max_retries=1).chat(["2 + 3?"])
+        assert result.error is None and result.text == "The answer is 5."
+        assert len(server.requests) == 2
+
+
 def test_a_cache_file_that_is_not_a_database_is_set_aside(tmp_path):
     path = tmp_path / "cache.sqlite"
     path.write_bytes(b"this was never a database " * 200)
