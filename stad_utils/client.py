@@ -170,9 +170,11 @@ class EndpointConfig(BaseModel):
     base_url_env: str | None = None  # or read the URL(s), comma-separated, from this variable
     api_key_env: str | None = None
     concurrency: int = Field(4, ge=1)  # requests in flight per replica
-    temperature: float = Field(0.0, ge=0)
+    temperature: float | None = Field(0.0, ge=0)  # None: not sent (OpenAI's reasoning models take only their own)
     top_p: float | None = Field(None, gt=0, le=1)  # None: the server's default (1.0 on every engine we know)
     max_tokens: int = Field(1024, ge=1)  # for original questions (the authors' test script: 1,024)
+    # the request field that carries the token limit: OpenAI's reasoning models refuse max_tokens
+    token_limit_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
     # for scaffold, isolated and placebo questions (authors: 2,000); None: max_tokens
     max_tokens_variants: int | None = Field(None, ge=1)
     # replies per question (repeated trials); 1 at temperature 0 is the paper's protocol
@@ -211,9 +213,10 @@ class EndpointConfig(BaseModel):
     def _reasoning_settings_reach_a_server(self) -> EndpointConfig:
         """The in-process engine and a simulation have no request to carry them: refused, not ignored."""
         sent = [name for name, value in (("reasoning_effort", self.reasoning_effort),
-                                         ("chat_template_kwargs", self.chat_template_kwargs)) if value]
+                                         ("chat_template_kwargs", self.chat_template_kwargs),
+                                         ("token_limit_field", self.token_limit_field != "max_tokens")) if value]
         if sent and self.kind in ("vllm", "simulated"):
-            raise ValueError(f"{', '.join(sent)} reach(es) a server only: kind {self.kind!r} takes neither")
+            raise ValueError(f"{', '.join(sent)} reach(es) a server only: kind {self.kind!r} takes none of them")
         return self
 
     @property
@@ -243,8 +246,10 @@ class EndpointConfig(BaseModel):
         return key
 
     def sampling(self) -> dict[str, Any]:
-        """The sampling parameters sent with every request (``top_p`` only when it is set)."""
-        params = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+        """The sampling parameters sent with every request (``temperature`` and ``top_p`` only when they are set)."""
+        params: dict[str, Any] = {"max_tokens": self.max_tokens, "seed": self.seed}
+        if self.temperature is not None:
+            params = {"temperature": self.temperature, **params}
         return params if self.top_p is None else {**params, "top_p": self.top_p}
 
     def reasoning_fields(self) -> dict[str, Any]:
@@ -663,6 +668,8 @@ class ModelClient:
         """One attempt, its body read within ``limit_s`` in all (a body that trickles in is cut off)."""
         deadline = time.monotonic() + limit_s
         standard = {k: v for k, v in params.items() if k in _OPENAI_PARAMS and v is not None}
+        if "max_tokens" in standard:  # the cache key keeps "max_tokens" whichever field carries the limit
+            standard[self.endpoint.token_limit_field] = standard.pop("max_tokens")
         extra = {k: v for k, v in params.items() if k not in _OPENAI_PARAMS}
         with replica.chat.completions.with_streaming_response.create(
             # plain role/content dicts: what the SDK's message TypedDicts describe (a dict[str, str] is not, to mypy)

@@ -434,9 +434,30 @@ def test_a_reasoning_teacher_and_a_target_per_shape_through_the_whole_chain(shar
     assert {model for model, cut in truncated if cut} == {"cut_off_in_field", "cut_off_in_tags"}
 
 
-def test_reasoning_settings_for_an_engine_without_requests_are_refused():
-    with pytest.raises(ValueError, match="kind 'vllm' takes neither"):
-        endpoint_config({"model": "m", "kind": "vllm", "reasoning_effort": "low"}, "target")
+@pytest.mark.parametrize("block", [{"reasoning_effort": "low"}, {"token_limit_field": "max_completion_tokens"}])
+def test_reasoning_settings_for_an_engine_without_requests_are_refused(block):
+    with pytest.raises(ValueError, match="kind 'vllm' takes none of them"):
+        endpoint_config({"model": "m", "kind": "vllm", **block}, "target")
+
+
+def refuse_as_openai_reasoning_models_do(path, request):
+    """OpenAI's o-series and GPT-5 answer HTTP 400 to ``max_tokens`` and to a temperature other than their own."""
+    body = request.get("body", {})
+    if "max_tokens" in body or body.get("temperature", 1) != 1:
+        return Raw(b'{"error": {"message": "Unsupported parameter: \'max_tokens\'", "type": "invalid_request_error"}}',
+                   status=400)
+    return None
+
+
+def test_an_openai_reasoning_model_is_asked_with_max_completion_tokens_and_its_own_temperature():
+    with ScriptedServer(lambda messages: ANSWER, raw=refuse_as_openai_reasoning_models_do) as server:
+        refused = client_for(server, max_tokens=1024).chat_one("q")
+        accepted = client_for(server, max_tokens=1024, reasoning={"trace_tokens": 4096}, temperature=None,
+                              token_limit_field="max_completion_tokens").chat_one("q")
+        sent = server.requests[-1]["body"]
+    assert refused.text is None and "HTTP 400" in refused.error  # as from OpenAI itself, with the defaults
+    assert accepted.error is None and accepted.text == ANSWER
+    assert sent["max_completion_tokens"] == 1024 + 4096 and "temperature" not in sent and "max_tokens" not in sent
 
 
 def test_the_in_process_engine_reads_a_trace_in_tags_apart_live_and_from_the_cache(vllm_client):
