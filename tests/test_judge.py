@@ -144,10 +144,15 @@ def test_a_cut_off_reply_is_judged_by_what_it_committed_to_before_the_cut():
 
 
 def test_a_concluding_sentence_that_only_restates_the_question_is_not_credited():
-    question = "Janet's ducks lay 16 eggs per day. How many eggs do the ducks lay per day?"
-    verdict = judge_one("Janet's ducks lay 16 eggs per day.", "16", question=question)
-    assert verdict.outcome == "no_answer"
+    question = "Janet's ducks lay 16 eggs per day. She eats 3. How many eggs are left each day?"
+    assert judge_one("Janet's ducks lay 16 eggs per day.", "13", question=question).outcome == "no_answer"
     assert judge_one("Janet's ducks lay 16 eggs per day.", "16").outcome == "correct"  # no question to restate
+
+
+def test_a_restated_given_that_is_also_the_answer_is_left_to_a_reader():
+    """'Each of his four friends received five lollipops' may answer 5, or only repeat the question."""
+    question = "Janet's ducks lay 16 eggs per day. How many eggs do the ducks lay per day?"
+    assert judge_one("Janet's ducks lay 16 eggs per day.", "16", question=question).outcome == "undecided"
 
 
 def test_an_explicit_answer_may_restate_a_value_of_the_question():

@@ -172,6 +172,12 @@ def test_a_unit_in_words_is_no_part_of_the_value_math_verify_compares():
         assert latex.without_unit(case["reply"]) == case["without"], case
 
 
+def test_the_unit_after_a_value_is_read_by_one_reader():
+    """``square inches`` is ``inches^2``, ``degrees`` is ``°``, a plural is its singular; a time's ``a.m.`` is no unit."""
+    for case in TABLES["unit_spellings"]:
+        assert latex.split_unit(case["reply"]) == (case["value"], case["unit"]), case
+
+
 def test_latex_numbers_are_read_whole():
     for case in TABLES["number_values"]:
         read = numbers.numbers_in(case["text"])
@@ -256,3 +262,38 @@ def test_a_unit_after_a_latex_space_is_read_as_a_unit():
     """``12\\pi\\ \\text{inches per second}``: the space command before the unit is no part of the value."""
     assert judge_one(r"The speed is $\boxed{12\pi\ \text{inches per second}}$.", r"12\pi", "latex").correct is True
     assert judge_one(r"$\boxed{5\,\text{cm}}$", r"5\text{ m}", "latex").correct is not True
+
+
+# ---------------------------------------------------------------- written after looking at blind_math_4's misses
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"$$\boxed{40 \text{ cm}^3}$$", "40"),  # the unit's power is no number of the reply
+    (r"The area is $\boxed{49\text{ cm}^2}$.", "49"),
+    (r"$$\boxed{864 \text{ square inches}}$$", r"864 \mbox{ inches}^2"),
+    (r"$$\boxed{\frac{270}{7}^\circ}$$", r"\frac{270}7\text{ degrees}"),
+    (r"So the vector is $\boxed{(2, -11)}$.", r"\begin{pmatrix} 2 \\ -11 \end{pmatrix}"),
+    (r"The answer is $(1,4,3)$.", r"\begin{pmatrix} 1 \\ 4 \\ 3 \end{pmatrix}"),
+])
+def test_the_same_answer_with_its_unit_spelt_otherwise_or_a_vector_as_a_tuple_is_credited(reply, reference):
+    assert judge_one(reply, reference, answer_format_of(reference)).correct is True
+
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"$$\boxed{864 \text{ square feet}}$$", r"864 \mbox{ inches}^2"),
+    (r"$$\boxed{864 \text{ cubic inches}}$$", r"864 \mbox{ inches}^2"),
+    (r"$$\boxed{\frac{270}{7}\%}$$", r"\frac{270}7\text{ degrees}"),
+    (r"So the vector is $\boxed{(2, 11)}$.", r"\begin{pmatrix} 2 \\ -11 \end{pmatrix}"),
+])
+def test_another_unit_or_another_vector_is_still_not_credited(reply, reference):
+    assert judge_one(reply, reference, answer_format_of(reference)).correct is not True
+
+
+def test_the_figures_after_a_boxed_answer_conclude_nothing(shared_data):
+    """Every MATH solution that draws an Asymptote figure after its last box is read by that box."""
+    from stad_utils.tasks import load_tasks
+
+    tasks = [task for task in load_tasks("math_hard", data_path=str(shared_data / "math_test.jsonl"))
+             if "[/asy]" in task.solution.rsplit("\\boxed", 1)[-1]]
+    verdicts = judge_answers([JudgeItem(task.solution, task.answer, task.answer_format) for task in tasks])
+    assert len(tasks) >= 40
+    assert not [(task.task_id, v.explanation) for task, v in zip(tasks, verdicts) if "[/asy]" in v.explanation]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
-from ._latex import answer_math, unit_in_words, without_unit
+from ._latex import answer_math, column_as_tuple, split_unit, without_unit
 from ._symbolic import compare_math_verify, math_expression
 from ._values import (
     LATEX,
@@ -26,7 +26,7 @@ from ._values import (
     written_plainly,
 )
 
-JUDGE_VERSION = "cascade-6"
+JUDGE_VERSION = "cascade-7"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
 
 
@@ -95,7 +95,7 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
     Examples
     --------
     >>> judge_version()
-    'cascade-6'
+    'cascade-7'
     """
     if llm_judge is None:
         return JUDGE_VERSION
@@ -540,7 +540,8 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind,
     """A reply without explicit commitment, by its concluding sentence.
 
     Values the question already states are not credited: a concluding sentence that only
-    restates them states no answer; nor does one that declines to answer ("I cannot determine …").
+    restates them states no answer, unless one of them is the reference's (then it is undecided);
+    nor does one that declines to answer ("I cannot determine …").
     """
     if _REFUSAL.search(conclusion.text) and not mentions_a_number(conclusion.text) \
             and normalise_text(item.reference) != "unanswerable":  # ToT's answer to a question that has none
@@ -550,6 +551,10 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind,
     if read.value is None and read.problem is None:
         if read.restated:
             shown = ", ".join(kind.show(v) for v in read.restated)
+            if any(kind.matches(value, gold) is not False for value in read.restated):
+                # "each of his four friends received five lollipops" for 5: a given that is also the answer
+                return _Undecided(conclusion.text, f"the concluding sentence restates {shown} from the question, "
+                                                   "which may be the answer", math=None)
             return _no_answer(item, f"the concluding sentence only restates {shown} from the question", shown)
         if kind.written_with_digits and not mentions_a_number(conclusion.text):
             return _no_answer(item, "no answer stated")
@@ -658,17 +663,24 @@ _APPROXIMATE = re.compile(r"≈|\\approx|\b(?:approximately|approx\.?|roughly|ab
 
 def _math_verify_says(math: str, reference: str) -> bool | None:
     """math-verify on an answer and the reference, both without a unit in words, which it would read as a
-    factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``); ``None`` when both name a unit and
-    the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the answer, nor surely wrong), and for a
-    "different" on a matrix or vector reference that the answer does not write as a matrix.
+    factor (``8\\sqrt{3} \\text { square inches}`` is ``8\\sqrt{3}``), and on their values alone when both
+    name the same unit; ``None`` when the units differ (``5\\text{ cm}`` for ``5\\text{ m}`` is not the
+    answer, nor surely wrong), and for a "different" on a matrix or vector reference that the answer does
+    not write as a matrix. A column vector reference is compared as a tuple with an answer written as one.
     """
-    units = unit_in_words(math), unit_in_words(reference)
-    if all(units) and units[0] != units[1]:
-        return None
-    equal = compare_math_verify(without_unit(math), without_unit(reference))
-    if equal is False and _MATRIX.search(math) is None and _MATRIX.search(reference) is not None:
-        return None  # a vector or matrix written another way ("(1,4,3)", "-\mathbf{I}") is not read as one
-    return equal
+    (value, unit), (gold_value, gold_unit) = split_unit(math), split_unit(reference)
+    if unit and gold_unit:
+        if unit != gold_unit:
+            return None
+        math, reference = value, gold_value  # "\frac{270}{7}^\circ" for "\frac{270}7\text{ degrees}"
+    else:
+        math, reference = without_unit(math), without_unit(reference)
+    if _MATRIX.search(math) is None and _MATRIX.search(reference) is not None:
+        # a vector or matrix written another way ("(1,4,3)", "-\mathbf{I}") may be credited, never called wrong;
+        # a column vector is compared as the tuple MATH's graders accept for it
+        equal = compare_math_verify(math, column_as_tuple(reference) or reference)
+        return True if equal else None
+    return compare_math_verify(math, reference)
 
 
 _MATRIX = re.compile(r"\\begin\{[pbBvV]?matrix\}")

@@ -109,6 +109,21 @@ def after_thinking(text: str) -> str:
     return text[thinking.end():] if thinking and text[thinking.end():].strip() else text
 
 
+_FIGURE = re.compile(r"\[asy\].*?\[/asy\]", re.DOTALL)
+
+
+def without_figures(text: str) -> str:
+    """The reply without the Asymptote code of its figures (``[asy]…[/asy]``, as MATH's solutions draw them after
+    the boxed answer): code draws, it concludes nothing.
+
+    Examples
+    --------
+    >>> without_figures("So the area is $25$.\\n[asy]\\ndraw(Circle((0,0),5));\\n[/asy]\\n")
+    'So the area is $25$.\\n\\n\\n'
+    """
+    return _FIGURE.sub("\n", text)
+
+
 def _end_of_reply(text: str) -> int:
     for token in _END_OF_TURN.finditer(text):
         if _CHAT_TOKEN.sub("", text[:token.start()]).strip():
@@ -465,7 +480,7 @@ def read_reply(text: str, *, truncated: bool = False, record_keys: tuple[str, ..
     >>> read_reply("So far we have 16 - 3 - 4 = 9 eggs, and", truncated=True).final is None
     True
     """
-    text = after_thinking(without_chat_template(text))
+    text = without_figures(after_thinking(without_chat_template(text)))
     json_objects = json_regions(text)
     explicit = sorted(boxed_answers(text) + hash_answers(text) + json_answers(text, record_keys)
                       + answer_lines(text, skip=json_objects) + is_the_answer_sentences(text, skip=json_objects),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from ._extract import without_answer_words
-from ._numbers import as_number
+from ._numbers import LATEX_UNIT, as_number
 from ._symbolic import MATH_SEGMENT as _MATH_SEGMENT
 from ._symbolic import math_expression
 
@@ -62,45 +62,80 @@ def answer_math(span: str) -> str | None:
 
 # ---------------------------------------------------------------- units in words
 
-_UNIT_IN_WORDS = re.compile(r"(?<=\S)(?:\s|\\[ ,;:!]|~)*\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z ]*\}"
-                            r"(?:\^\{?[23]\}?)?\s*\.?$")
+_SPACE = r"(?:\s|\\[ ,;:!]|~)*"
+_UNIT_AT_THE_END = re.compile(rf"(?<=\S){_SPACE}(?:(?P<words>{LATEX_UNIT})|(?P<sign>\\?%|\^\{{?\\circ\}}?|°))\s*\.?$")
 
 
-def unit_in_words(latex: str) -> str:
-    """The unit written after an answer's value, as compared (``""`` for none): ``5\\text{ cm}^2`` has
-    ``cm^2`` (a plural is its singular), ``30\\%`` has ``%`` and ``30^\\circ`` has ``°``.
+def split_unit(latex: str) -> tuple[str, str]:
+    """An answer's value and the unit written after it, as compared (``""`` for none): ``5\\text{ cm}^2`` has
+    ``cm^2`` (a plural is its singular), ``30\\%`` has ``%`` and ``30^\\circ`` has ``°``. The one reader of
+    "the unit after a value": math-verify's inputs (`without_unit`) and one number's (`same_number`) use it.
 
     Examples
     --------
-    >>> unit_in_words(r"8\\sqrt{3} \\text { square inches}"), unit_in_words("5"), unit_in_words(r"5\\text{ cm}^2")
-    ('squareinch', '', 'cm^2')
-    >>> unit_in_words(r"30\\%"), unit_in_words(r"30^\\circ")
-    ('%', '°')
+    >>> split_unit(r"8\\sqrt{3} \\text { square inches}"), split_unit("5"), split_unit(r"5\\text{ cm}^2")
+    (('8\\\\sqrt{3}', 'inch^2'), ('5', ''), ('5', 'cm^2'))
+    >>> split_unit(r"864 \\mbox{ inches}^2"), split_unit(r"\\frac{270}7\\text{ degrees}")
+    (('864', 'inch^2'), ('\\\\frac{270}7', '°'))
+    >>> split_unit(r"30\\%"), split_unit(r"30^\\circ"), split_unit(r"12\\pi\\ \\text{inches per second}")
+    (('30', '%'), ('30', '°'), ('12\\\\pi', 'inchespersecond'))
+    >>> split_unit(r"\\text{(C)}"), split_unit(r"9\\text{ a.m.}")
+    (('\\\\text{(C)}', ''), ('9\\\\text{ a.m.}', ''))
     """
-    found = _UNIT_IN_WORDS.search(latex)
-    if found:
-        return _unit_words(found.group(0).rstrip(". "))
-    sign = _SIGN_UNIT.search(latex)
-    return ("%" if "%" in sign.group(0) else "°") if sign else ""
+    found = _UNIT_AT_THE_END.search(latex)
+    if not found:
+        return latex, ""
+    if found["sign"]:
+        return latex[:found.start()], "%" if "%" in found["sign"] else "°"
+    written = re.fullmatch(r"\\\w+\s*\{(?P<words>[^{}]*)\}(?:\^\{?(?P<power>\d)\}?)?", found["words"])
+    assert written is not None  # what LATEX_UNIT matched
+    words = re.sub(r"\s", "", written["words"]).lower()
+    words = words.removesuffix("es") if words.endswith("ches") else words.removesuffix("s")
+    power = written["power"]
+    if (named := _NAMED_POWER.match(words)) and not power:  # "square inches" is inch^2
+        words, power = named["unit"], _POWERS[named["power"]]
+    value = latex[:found.start()]
+    if words == "degree" and not power:
+        return value, "°"
+    return value, f"{words}^{power}" if power else words
 
 
-_SIGN_UNIT = re.compile(r"(?:\\?%|\^\{?\\circ\}?|°)\s*\.?$")
+_NAMED_POWER = re.compile(r"(?P<power>square|cubic)(?P<unit>[a-z]+)$")
+_POWERS = {"square": "2", "cubic": "3"}
 
 
 def without_unit(latex: str) -> str:
     """The answer without a unit written in words after its value (``8\\sqrt{3} \\text { square inches}``,
     ``575\\text{ students}``, ``45 \\text{ units}^2``): MATH graders accept an answer with or without it.
+    A percent or degree sign stays: math-verify reads them.
 
     Examples
     --------
-    >>> without_unit(r"8\\sqrt{3} \\text { square inches}"), without_unit(r"\\text{(C)}")
-    ('8\\\\sqrt{3}', '\\\\text{(C)}')
+    >>> without_unit(r"8\\sqrt{3} \\text { square inches}"), without_unit(r"\\text{(C)}"), without_unit(r"30\\%")
+    ('8\\\\sqrt{3}', '\\\\text{(C)}', '30\\\\%')
     >>> without_unit(r"12\\pi\\ \\text{inches per second}"), without_unit(r"5\\,\\text{cm}")
     ('12\\\\pi', '5')
-    >>> without_unit(r"9\\text{ a.m.}")
-    '9\\\\text{ a.m.}'
     """
-    return _UNIT_IN_WORDS.sub("", latex)
+    found = _UNIT_AT_THE_END.search(latex)
+    return latex[:found.start()] if found and found["words"] else latex
+
+
+_COLUMN = re.compile(r"^\s*\\begin\{(?P<env>[pbBvV]?)matrix\}(?P<rows>[^&]*?)\\end\{(?P=env)matrix\}\s*$", re.DOTALL)
+
+
+def column_as_tuple(latex: str) -> str | None:
+    """A column vector written as a tuple, which math-verify compares entry by entry; ``None`` for any other answer.
+
+    Examples
+    --------
+    >>> column_as_tuple(r"\\begin{pmatrix} 2 \\\\ -11 \\end{pmatrix}"), column_as_tuple(r"\\begin{pmatrix} 1 & 0 \\end{pmatrix}")
+    ('(2, -11)', None)
+    """
+    found = _COLUMN.match(latex)
+    if not found:
+        return None
+    rows = [row.strip() for row in found["rows"].split("\\\\")]
+    return f"({', '.join(rows)})" if len(rows) > 1 and all(rows) else None
 
 
 # ---------------------------------------------------------------- a normal form of LaTeX
@@ -166,28 +201,15 @@ def _top_level_split(text: str, separator: re.Pattern) -> list[str]:
 
 # ---------------------------------------------------------------- numbers
 
-_UNIT = re.compile(r"(?:\\text\{[^{}]*\}|\^\{\\circ\}|\\%|%)(?:\^\d)?$")
-
-
 def _as_latex_number(text: str):
     """``text`` as one number with at most a unit after it (``575\\text{ students}``, ``45^\\circ``), else ``None``.
 
     The unit is given back, so that ``30\\%`` is not taken for ``0.3`` nor ``30`` for ``30\\%`` by
     mistake: a percent or a degree sign on one side only leaves the reader unsure.
     """
-    unit = _UNIT.search(text)
-    number_text = text[:unit.start()] if unit else text
-    unit_text = unit.group(0) if unit else ""
+    number_text, unit = split_unit(text)
     number = as_number(number_text)
-    marked = "%" if "%" in unit_text else "°" if "circ" in unit_text else _unit_words(unit_text)
-    return (number.value, marked) if number is not None and number_text else None
-
-
-def _unit_words(unit_text: str) -> str:
-    """A unit in words as compared: ``\\text{ cm}^2`` is ``cm^2``; a plural and its singular are one unit."""
-    words = re.sub(r"\\(?:text|mbox|textrm|mathrm)\s*\{([^{}]*)\}", r"\1", unit_text).strip().lower()
-    words = re.sub(r"\\[ ,;:!]|~", "", words).replace(" ", "").replace("{", "").replace("}", "")
-    return words.removesuffix("es") if words.endswith("ches") else words.removesuffix("s")
+    return (number.value, unit) if number is not None and number_text else None
 
 
 def same_number(reply: str, gold: str) -> bool | None:

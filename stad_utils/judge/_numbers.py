@@ -94,6 +94,10 @@ def _number_from(match: re.Match) -> Number | None:
 
 
 _STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
+LATEX_UNIT = r"\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z/\s]*\}(?:\^\{?[23]\}?)?"
+"""A unit in words written in LaTeX, with its power: ``\\text{ cm}^2``, ``\\mathrm{m/s}``, ``\\text{ square inches}``
+(not ``\\text{ a.m.}``, whose letters are a time's). Its power is no number of the reply's."""
+_LATEX_UNIT = re.compile(LATEX_UNIT)
 # A number that is an operand of LaTeX, not a value of its own: under a root, in a power or subscript, in a
 # command's argument (``\sqrt{17}``, ``2^{10}``, ``\frac{\sqrt3}{2}``), or a
 # coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
@@ -106,6 +110,10 @@ _OPERAND_BEFORE = re.compile(r"^(?:\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|fr
 
 def _an_operand(text: str, match: re.Match) -> bool:
     return bool(_OPERAND_AFTER.search(text[:match.start()]) or _OPERAND_BEFORE.match(text[match.end():]))
+
+
+def _blank(match: re.Match) -> str:
+    return " " * len(match.group(0))
 
 
 def digit_numbers(text: str) -> list[Found]:
@@ -123,8 +131,10 @@ def digit_numbers(text: str) -> list[Found]:
     ['2469/2', '3/4']
     >>> [f.number and str(f.number.value) for f in digit_numbers(r"$14{,}916$ $\\frac3{3}$ $\\sqrt{17}$ $90^\\circ$")]
     ['14916', '1', None, '90']
+    >>> [str(f.number.value) for f in digit_numbers(r"$\\boxed{40 \\text{ cm}^3}$")]
+    ['40']
     """
-    blanked = _STEP_LABEL.sub(lambda label: " " * len(label.group(0)), text)
+    blanked = _LATEX_UNIT.sub(_blank, _STEP_LABEL.sub(_blank, text))
     found = []
     for match in _DIGIT_NUMBER.finditer(blanked):
         number = _number_from(match)
