@@ -297,3 +297,17 @@ def test_the_figures_after_a_boxed_answer_conclude_nothing(shared_data):
     verdicts = judge_answers([JudgeItem(task.solution, task.answer, task.answer_format) for task in tasks])
     assert len(tasks) >= 40
     assert not [(task.task_id, v.explanation) for task, v in zip(tasks, verdicts) if "[/asy]" in v.explanation]
+
+
+@pytest.mark.parametrize("reply, reference, outcome", [
+    # held_out_r5: both roots, each in its own segment, for a "±" gold
+    (r"So the solutions are $x = 3 + 2\sqrt{2}$ and $x = 3 - 2\sqrt{2}$.", r"3 \pm 2 \sqrt{2}", "correct"),
+    (r"So the solutions are $x = 1$, $x = 5$.", "x=5", "wrong"),  # blind_math: an extraneous root kept
+    (r"So the solutions are $x = 3$ and $x = -3$.", "-3", "undecided"),  # one of two solutions is no verdict
+])
+def test_solutions_listed_segment_by_segment_are_read_as_one_list(reply, reference, outcome):
+    assert judge_one(reply, reference, answer_format_of(reference)).outcome == outcome
+
+
+def test_values_of_two_unknowns_are_no_list_of_solutions():
+    assert judge_one(r"So $a = 3$ and $b = \frac12$.", "3", "number").correct is not False

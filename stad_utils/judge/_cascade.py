@@ -187,7 +187,7 @@ def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, st
 
 # "p=-1, p=\frac{15}{8}", "x = 2 and x = 3": several solutions of one unknown; no one of them is the result (but
 # "a = 4, b = \frac12 and a + b = \frac92" states one)
-_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*"
+_NAMED_SOLUTION = re.compile(r"(?:^|[,;$]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*"
                              r"(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
 
 
@@ -199,6 +199,8 @@ def _result_part(span: str) -> tuple[str, bool]:
     --------
     >>> _result_part("9 eggs * $2 = $18"), _result_part("p=-1, p=\\\\frac{15}{8}")
     ((' $18', True), ('p=-1, p=\\\\frac{15}{8}', False))
+    >>> _result_part("So the solutions are $x = 3$ and $x = -3$.")
+    ('So the solutions are $x = 3$ and $x = -3$.', False)
     """
     names = _NAMED_SOLUTION.findall(span)
     if len(names) > len(set(names)):

@@ -163,12 +163,34 @@ def _between_the_last_two(sentence: str) -> str:
     return sentence[before_last.end():last.start()]
 
 
+_LIST_SEPARATOR = re.compile(r"\s*(?:,|,?\s*and)\s*")
+_SOLUTION = re.compile(r"\s*(?:(?P<unknown>[A-Za-z](?:_\{?\w+\}?)?)\s*=)?(?P<value>[^=]+)")
+
+
+def _several_solutions(sentence: str) -> str | None:
+    """The list of solutions a sentence states, math-segment by math-segment ("$x = 1$ and $x = 2$",
+    "$3$, $5$ and $7$"), as one list for math-verify; ``None`` unless every segment is a value of one
+    unknown (or a bare value) and only commas and "and" lie between them ("$a = 3$ and $b = 4$" states
+    two unknowns, not one list).
+    """
+    found = list(MATH_SEGMENT.finditer(sentence))
+    if len(found) < 2 or not all(_LIST_SEPARATOR.fullmatch(sentence[before.end():after.start()])
+                                 for before, after in zip(found, found[1:])):
+        return None
+    segments = [next(group for group in match.groups() if group is not None).strip() for match in found]
+    solutions = [_SOLUTION.fullmatch(segment) for segment in segments]
+    if not all(solutions) or len({solution["unknown"] for solution in solutions if solution}) != 1:
+        return None
+    return ", ".join(segments)
+
+
 def math_expression(sentence: str) -> str | None:
     """The one expression a concluding sentence states as its result, for math-verify; ``None`` if not just one.
 
     The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``: one segment whole (an equation with both
     sides, which math-verify compares as it should: its right-hand side with a value, the whole with
-    a relation), several by the right-hand sides they agree on; else the math written in the prose
+    a relation), several solutions of one unknown as one list, several others by the right-hand sides
+    they agree on; else the math written in the prose
     after its last ``=``. A sentence with two different expressions, or with math and numbers in
     its prose, states no one result.
 
@@ -182,6 +204,8 @@ def math_expression(sentence: str) -> str | None:
     '2\\\\sqrt5'
     >>> math_expression("So $a = 3$ and $b = \\\\frac{1}{2}$.") is None
     True
+    >>> math_expression("So the solutions are $x = 3 + 2\\\\sqrt{2}$ and $x = 3 - 2\\\\sqrt{2}$.")
+    'x = 3 + 2\\\\sqrt{2}, x = 3 - 2\\\\sqrt{2}'
     """
     segments = [next(group for group in match.groups() if group is not None) for match in
                 MATH_SEGMENT.finditer(sentence)]
@@ -190,6 +214,8 @@ def math_expression(sentence: str) -> str | None:
     if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
         # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last
         candidates = {_whole(segments[-1])}
+    elif listed := _several_solutions(sentence):  # "the solutions are $x = 1$ and $x = 2$": math-verify reads a list
+        candidates = {listed}
     elif segments:  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{\\sqrt{596}}{3}$" states one result only if all agree
         candidates = {_result_of(segment) for segment in segments}
     else:
