@@ -104,7 +104,8 @@ class WorkshopRun:
         """Per target: what was planted, and the diagnosis headline that 06 and report.html write."""
         rows = []
         for target, model in zip(self.targets, self.models):
-            rows.append({"target": model, "tasks": self.n_tasks, "planted": planted_words(target["simulation"]),
+            planted = Simulation.model_validate(target["simulation"]).planted()  # as the front page words it
+            rows.append({"target": model, "tasks": self.n_tasks, "planted": planted,
                          "diagnosis": self.numbers(model).diagnosis.headline})
         return pd.DataFrame(rows)
 
@@ -182,21 +183,6 @@ def _interval(entry: Estimate, *, percent: bool) -> str:
     if percent:
         return f"{percent_text(entry.value)} ({percent_text(low)}–{percent_text(high)}, n = {entry.n:g})"
     return f"{points(entry.value).replace('+0', '0')} ({points(low)} to {points(high)}, n = {entry.n:g})"
-
-
-def planted_words(simulation: dict) -> str:
-    """What a simulation block plants, in words: its weak skills and its composition penalty.
-
-    For example ``{"step_accuracy": {"subtraction": 0.4, "default": 0.95}, "composition_penalty": 0.3}`` gives
-    ``'subtraction 40% alone (others 95%); composition penalty 0.3'``.
-    """
-    planted = Simulation.model_validate(simulation)
-    weak = [f"{skill} {planted.accuracy(skill):.0%} alone" for skill in planted.weak_skills()]
-    parts = [f"{', '.join(weak)} (others {planted.accuracy(None):.0%})" if weak
-             else f"every skill {planted.accuracy(None):.0%} alone"]
-    parts.append(f"composition penalty {planted.composition_penalty:g}" if planted.composition_penalty
-                 else "no composition penalty")
-    return "; ".join(parts)
 
 
 def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int = 30, seed: int = 0,

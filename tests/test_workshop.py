@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stad_utils.workshop import (MARKER, how_often_found, matching_penalty, planted_words,
-                                 run_simulated, simulated_target)
+from stad_utils.workshop import MARKER, how_often_found, matching_penalty, run_simulated, simulated_target
 
 WEAK = {"subtraction": 0.4, "default": 0.95}
 
@@ -18,12 +17,6 @@ def test_a_simulated_target_is_an_endpoint_block_of_kind_simulated():
         simulated_target("bad", {"subtraction": 1.5})
 
 
-def test_planted_words_name_the_weak_skills_and_the_penalty():
-    assert planted_words({"step_accuracy": WEAK, "composition_penalty": 0.3}) == \
-        "subtraction 40% alone (others 95%); composition penalty 0.3"
-    assert planted_words({"step_accuracy": {"default": 0.9}}) == "every skill 90% alone; no composition penalty"
-
-
 def test_a_run_reads_back_the_diagnosis_of_each_target(tmp_path):
     targets = [simulated_target("skill-weak", {"subtraction": 0.0, "default": 1.0}),
                simulated_target("perfect", {"default": 1.0})]
@@ -32,6 +25,8 @@ def test_a_run_reads_back_the_diagnosis_of_each_target(tmp_path):
     assert set(run.summary.models) == set(run.models)
     headlines = run.headlines()
     assert list(headlines["target"]) == run.models and headlines["diagnosis"].str.len().gt(0).all()
+    assert list(headlines["planted"]) == ["subtraction 0, every other skill 1, no composition penalty",
+                                          "every skill 1, no composition penalty"]
     assert "subtraction" in run.tested_skills("simulated:skill-weak")["skill"].tolist() or \
         "subtraction" in run.untested("simulated:skill-weak")
     gaps = run.scores_and_gaps()

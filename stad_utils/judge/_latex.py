@@ -128,8 +128,10 @@ def column_as_tuple(latex: str) -> str | None:
 
     Examples
     --------
-    >>> column_as_tuple(r"\\begin{pmatrix} 2 \\\\ -11 \\end{pmatrix}"), column_as_tuple(r"\\begin{pmatrix} 1 & 0 \\end{pmatrix}")
-    ('(2, -11)', None)
+    >>> column_as_tuple(r"\\begin{pmatrix} 2 \\\\ -11 \\end{pmatrix}")
+    '(2, -11)'
+    >>> column_as_tuple(r"\\begin{pmatrix} 1 & 0 \\end{pmatrix}") is None
+    True
     """
     found = _COLUMN.match(latex)
     if not found:
