@@ -212,9 +212,11 @@ class EndpointConfig(BaseModel):
     @model_validator(mode="after")
     def _reasoning_settings_reach_a_server(self) -> EndpointConfig:
         """The in-process engine and a simulation have no request to carry them: refused, not ignored."""
-        sent = [name for name, value in (("reasoning_effort", self.reasoning_effort),
-                                         ("chat_template_kwargs", self.chat_template_kwargs),
-                                         ("token_limit_field", self.token_limit_field != "max_tokens")) if value]
+        settings_set = {"reasoning_effort": self.reasoning_effort is not None,
+                        "chat_template_kwargs": bool(self.chat_template_kwargs),
+                        "token_limit_field": self.token_limit_field != "max_tokens",
+                        "temperature: null": self.temperature is None}  # an engine would sample at its own
+        sent = [name for name, is_set in settings_set.items() if is_set]
         if sent and self.kind in ("vllm", "simulated"):
             raise ValueError(f"{', '.join(sent)} reach(es) a server only: kind {self.kind!r} takes none of them")
         return self
@@ -247,10 +249,12 @@ class EndpointConfig(BaseModel):
 
     def sampling(self) -> dict[str, Any]:
         """The sampling parameters sent with every request (``temperature`` and ``top_p`` only when they are set)."""
-        params: dict[str, Any] = {"max_tokens": self.max_tokens, "seed": self.seed}
-        if self.temperature is not None:
-            params = {"temperature": self.temperature, **params}
-        return params if self.top_p is None else {**params, "top_p": self.top_p}
+        params: dict[str, Any] = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+        if self.temperature is None:
+            del params["temperature"]
+        if self.top_p is not None:
+            params["top_p"] = self.top_p
+        return params
 
     def reasoning_fields(self) -> dict[str, Any]:
         """The request fields of the reasoning settings that are set (none at all for other models,
@@ -558,12 +562,15 @@ class ModelClient:
         """The cache key, messages and parameters of one request.
 
         ``overrides`` replace sampling parameters of the endpoint (``temperature``, ``max_tokens``,
-        ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``.
+        ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``. An
+        endpoint with ``temperature: null`` sends no temperature, not even an override.
         Sample *s* > 0 of a question is its own cache entry, sent with seed + *s* (so that
         repeated samples at temperature > 0 differ); sample 0 is the plain request.
         """
         params = {**self.endpoint.sampling(), **overrides, **self.endpoint.reasoning_fields(),
                   **self.endpoint.extra_body}
+        if self.endpoint.temperature is None:  # the model takes only its own, so a stage's temperature is not sent
+            params.pop("temperature", None)
         if self.endpoint.reasoning.trace_tokens and params.get("max_tokens") is not None:
             params["max_tokens"] += self.endpoint.reasoning.trace_tokens  # the answer keeps the limit it was given
         if sample and params.get("seed") is not None:

@@ -310,4 +310,46 @@ def test_solutions_listed_segment_by_segment_are_read_as_one_list(reply, referen
 
 
 def test_values_of_two_unknowns_are_no_list_of_solutions():
-    assert judge_one(r"So $a = 3$ and $b = \frac12$.", "3", "number").correct is not False
+    assert judge_one(r"So $a = 3$ and $b = \frac12$.", "3", "number").outcome == "undecided"
+
+
+# ---------------------------------------------------------------- written after a reviewer's probes and blind_math_5
+
+@pytest.mark.parametrize("reply, reference, answer_format", [
+    ("So $x = 1$ and $x = 5$ are extraneous.", "1, 5", "latex"),   # a list that is no result
+    ("Both $x = 1$ and $x = 5$ fail the check.", "1, 5", "latex"),
+    ("We checked $x = 1$ and $x = 5$.", "1, 5", "latex"),
+    ("The root is between $3$ and $5$.", "3, 5", "latex"),
+    ("So the solutions are $x = 1$ and $x = 2$.", "(1, 2)", "latex"),  # math-verify: a list is the pair
+    (r"$\boxed{4\mathrm{e}^{3}}$", "4", "number"),                    # e^3 is no unit
+    (r"$\boxed{2\mathrm{i}}$", "2", "number"),
+    (r"$\boxed{6\text{ s}}$", r"6\text{ m}", "latex"),                 # seconds are no plural of nothing
+    (r"$\boxed{5\text{ ms}}$", r"5\text{ m}", "latex"),
+    (r"$\boxed{5\text{ km}/\text{s}}$", r"5\text{ m/s}", "latex"),
+    (r"$\boxed{49\text{ cm}^4}$", r"49\text{ cm}^2", "latex"),
+])
+def test_what_is_not_the_answer_is_not_credited(reply, reference, answer_format):
+    assert judge_one(reply, reference, answer_format).outcome != "correct"
+
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"So $x = \pm 2$ and $x = 3$.", "-2, 2, 3"),                        # math-verify cannot read a ± in a list
+    (r"So the roots are $x = 1 \pm \sqrt2$ and $x = 0$.", r"0, 1+\sqrt2, 1-\sqrt2"),
+])
+def test_a_list_math_verify_cannot_read_is_never_called_wrong(reply, reference):
+    assert judge_one(reply, reference, "latex").outcome != "wrong"
+
+
+@pytest.mark.parametrize("reply, reference, answer_format", [
+    (r"**Answer:** $z = 0.2i$", r"\frac{i}{5}", "latex"),   # blind_math_5: math-verify finds these different
+    (r"The answer is $1 + 0.25i$.", r"1+\frac{i}{4}", "latex"),
+    ("The range of $h$ is $[-13, 3]$.", "[-13,3]", "latex"),  # blind_math_5: what the value is of, then the value
+    ("The value of $b$ is $0$.", "b=0", "latex"),
+    ("We get $x = 12 - 4$, so $x = 8$.", "8", "number"),    # one unknown twice, no list
+])
+def test_a_decimal_is_its_fraction_and_a_named_value_is_read(reply, reference, answer_format):
+    assert judge_one(reply, reference, answer_format).outcome == "correct"
+
+
+def test_a_value_that_restates_what_it_is_of_is_no_value():
+    assert judge_one("So, the smallest possible value of $PQ$ is $2PQ$.", r"\frac{1}{3}", "latex").outcome == "undecided"

@@ -434,7 +434,8 @@ def test_a_reasoning_teacher_and_a_target_per_shape_through_the_whole_chain(shar
     assert {model for model, cut in truncated if cut} == {"cut_off_in_field", "cut_off_in_tags"}
 
 
-@pytest.mark.parametrize("block", [{"reasoning_effort": "low"}, {"token_limit_field": "max_completion_tokens"}])
+@pytest.mark.parametrize("block", [{"reasoning_effort": "low"}, {"token_limit_field": "max_completion_tokens"},
+                                   {"temperature": None}])
 def test_reasoning_settings_for_an_engine_without_requests_are_refused(block):
     with pytest.raises(ValueError, match="kind 'vllm' takes none of them"):
         endpoint_config({"model": "m", "kind": "vllm", **block}, "target")
@@ -458,6 +459,15 @@ def test_an_openai_reasoning_model_is_asked_with_max_completion_tokens_and_its_o
     assert refused.text is None and "HTTP 400" in refused.error  # as from OpenAI itself, with the defaults
     assert accepted.error is None and accepted.text == ANSWER
     assert sent["max_completion_tokens"] == 1024 + 4096 and "temperature" not in sent and "max_tokens" not in sent
+
+
+def test_a_model_without_a_temperature_gets_none_even_from_a_stage_that_sets_one():
+    """Teachers verify and the skill namer names at a temperature of their own: an OpenAI reasoning model refuses it."""
+    with ScriptedServer(lambda messages: ANSWER, raw=refuse_as_openai_reasoning_models_do) as server:
+        client = client_for(server, temperature=None, token_limit_field="max_completion_tokens")
+        reply = client.chat_one("q", temperature=0.0, max_tokens=40)
+        sent = server.requests[-1]["body"]
+    assert reply.error is None and "temperature" not in sent and sent["max_completion_tokens"] == 40
 
 
 def test_the_in_process_engine_reads_a_trace_in_tags_apart_live_and_from_the_cache(vllm_client):

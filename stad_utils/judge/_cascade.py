@@ -9,8 +9,16 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
-from ._latex import answer_math, column_as_tuple, split_unit, without_unit
-from ._symbolic import compare_math_verify, math_expression
+from ._latex import (
+    answer_math,
+    column_as_tuple,
+    decimals_as_fractions,
+    normal_form,
+    solutions_in,
+    split_unit,
+    without_unit,
+)
+from ._symbolic import UNKNOWN, compare_math_verify, math_expression, solutions_listed
 from ._values import (
     LATEX,
     NUMBER,
@@ -26,7 +34,7 @@ from ._values import (
     written_plainly,
 )
 
-JUDGE_VERSION = "cascade-7"
+JUDGE_VERSION = "cascade-8"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
 
 
@@ -95,7 +103,7 @@ def judge_version(llm_judge: LLMJudgeFn | None = None) -> str:
     Examples
     --------
     >>> judge_version()
-    'cascade-7'
+    'cascade-8'
     """
     if llm_judge is None:
         return JUDGE_VERSION
@@ -187,8 +195,8 @@ def _assertion_past_a_value_called_wrong(span: str, kind: Kind) -> tuple[str, st
 
 # "p=-1, p=\frac{15}{8}", "x = 2 and x = 3": several solutions of one unknown; no one of them is the result (but
 # "a = 4, b = \frac12 and a + b = \frac92" states one)
-_NAMED_SOLUTION = re.compile(r"(?:^|[,;$]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*"
-                             r"(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
+_NAMED_SOLUTION = re.compile(r"(?:^|[,;]|\band\b|\bor\b|\\text\{\s*(?:and|or)\s*\})\s*\$?\s*"
+                             rf"(?P<name>{UNKNOWN})\s*=(?!=)")
 
 
 def _result_part(span: str) -> tuple[str, bool]:
@@ -203,7 +211,7 @@ def _result_part(span: str) -> tuple[str, bool]:
     ('So the solutions are $x = 3$ and $x = -3$.', False)
     """
     names = _NAMED_SOLUTION.findall(span)
-    if len(names) > len(set(names)):
+    if len(names) > len(set(names)) or solutions_listed(span):
         return span, False
     signs = [sign for sign in _RESULT.finditer(span)
              if span.count("{", 0, sign.start()) == span.count("}", 0, sign.start())]
@@ -682,10 +690,19 @@ def _math_verify_says(math: str, reference: str) -> bool | None:
         # a column vector is compared as the tuple MATH's graders accept for it
         equal = compare_math_verify(math, column_as_tuple(reference) or reference)
         return True if equal else None
-    return compare_math_verify(math, reference)
+    if len(solutions_in(math)) > 1 and _one_tuple_or_interval(reference):
+        return None  # math-verify finds "x = 1, x = 2" equal to the pair or interval "(1, 2)"
+    equal = compare_math_verify(math, reference)
+    if equal is False and (exact := decimals_as_fractions(math)) != math:
+        return compare_math_verify(exact, reference)  # "0.2i" for "\frac{i}{5}": a decimal is a fraction exactly
+    return equal
 
 
 _MATRIX = re.compile(r"\\begin\{[pbBvV]?matrix\}")
+
+
+def _one_tuple_or_interval(reference: str) -> bool:
+    return len(solutions_in(reference)) == 1 and normal_form(reference)[:1] in ("(", "[")
 
 
 def _hear(item: JudgeItem, unheard: _Unheard) -> Judgement | _Undecided:

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ._symbolic import UNKNOWN
+
 Form = Literal["boxed", "hashes", "json", "answer_line", "conclusion"]
 
 ANSWER_KEYS = ("answer", "final_answer", "date", "ordered_list", "unordered_list", "age")
@@ -185,7 +187,7 @@ _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 # What may stand between boxes that state one answer of several solutions: "$\\boxed{(2,2)}$ and $\\boxed{(6,2)}$",
 # "$x = \\boxed{1}$, $x = \\boxed{2}$"; a word other than "and" ("then after checking") separates two answers.
 _BETWEEN_SOLUTIONS = re.compile(r"(?:\s|\$|\\[()\[\]]|[,;]|\band\b|\\text\{\s*(?:and|,)\s*\}|\\q?quad\b|"
-                                r"[A-Za-z](?:_\{?\w+\}?)?\s*=)*")
+                                rf"{UNKNOWN}\s*=)*")
 
 
 def boxed_answers(text: str) -> list[Commitment]:

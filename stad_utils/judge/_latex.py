@@ -27,7 +27,7 @@ import re
 from ._extract import without_answer_words
 from ._numbers import LATEX_UNIT, as_number
 from ._symbolic import MATH_SEGMENT as _MATH_SEGMENT
-from ._symbolic import math_expression
+from ._symbolic import UNKNOWN, math_expression
 
 # ---------------------------------------------------------------- what of a committed span is the answer
 
@@ -87,11 +87,10 @@ def split_unit(latex: str) -> tuple[str, str]:
         return latex, ""
     if found["sign"]:
         return latex[:found.start()], "%" if "%" in found["sign"] else "°"
-    written = re.fullmatch(r"\\\w+\s*\{(?P<words>[^{}]*)\}(?:\^\{?(?P<power>\d)\}?)?", found["words"])
-    assert written is not None  # what LATEX_UNIT matched
-    words = re.sub(r"\s", "", written["words"]).lower()
-    words = words.removesuffix("es") if words.endswith("ches") else words.removesuffix("s")
-    power = written["power"]
+    words = re.sub(r"\s", "", found["unit_words"]).lower()
+    if len(words) > 3:  # "inches" is "inch", "units" is "unit"; "ms" stays milliseconds, never metres
+        words = words.removesuffix("es") if words.endswith("ches") else words.removesuffix("s")
+    power = found["unit_power"]
     if (named := _NAMED_POWER.match(words)) and not power:  # "square inches" is inch^2
         words, power = named["unit"], _POWERS[named["power"]]
     value = latex[:found.start()]
@@ -172,6 +171,26 @@ def normal_form(text: str) -> str:
         text = re.sub(spelling, canonical, text)
     text = _SPACING.sub("", _GROUPED_THOUSANDS.sub("", text))
     return _BARE_ARGUMENT.sub(_braced_arguments, text).rstrip(".")
+
+
+_DECIMAL = re.compile(r"(?<![\d.,])(?P<whole>\d+)\.(?P<digits>\d+)(?![\d.,])")
+
+
+def decimals_as_fractions(latex: str) -> str:
+    """Every terminating decimal written as the fraction it is exactly (``0.2i`` → ``\\frac{2}{10}i``).
+
+    math-verify compares ``0.2x`` with ``\\frac{x}{5}`` as equal but ``0.2i`` with ``\\frac{i}{5}`` as different;
+    the exact fraction removes the floating point from its comparison.
+
+    Examples
+    --------
+    >>> decimals_as_fractions("z = 0.2i"), decimals_as_fractions("1 + 12.25i"), decimals_as_fractions("1,234.5")
+    ('z = \\\\frac{2}{10}i', '1 + \\\\frac{1225}{100}i', '1,234.5')
+    """
+    def as_fraction(found: re.Match) -> str:
+        return rf"\frac{{{int(found['whole'] + found['digits'])}}}{{{10 ** len(found['digits'])}}}"
+
+    return _DECIMAL.sub(as_fraction, latex)
 
 
 # ---------------------------------------------------------------- splitting at the top level
@@ -285,7 +304,7 @@ def same_relation(reply: str, gold: str) -> bool | None:
 # ---------------------------------------------------------------- lists and sets of solutions
 
 _SOLUTION_SEPARATOR = re.compile(r",|;|\\text\{\s*(?:and|or|,)\s*\}|\\q?quad|\band\b|\bor\b")
-_NAMED = re.compile(r"^(?P<name>[A-Za-z](?:_\{?\w+\}?)?)=(?P<value>.+)$")
+_NAMED = re.compile(rf"^(?P<name>{UNKNOWN})=(?P<value>.+)$")
 _SET_BRACES = re.compile(r"^\\\{(?P<items>.*)\\\}$")
 
 

@@ -94,18 +94,22 @@ def _number_from(match: re.Match) -> Number | None:
 
 
 _STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
-LATEX_UNIT = r"\\(?:text|mbox|textrm|mathrm)\s*\{\s*[A-Za-z][A-Za-z/\s]*\}(?:\^\{?[23]\}?)?"
+LATEX_UNIT = (r"\\(?:text|mbox|textrm|mathrm)\s*\{\s*(?![eid]\s*\})(?P<unit_words>[A-Za-z][A-Za-z/\s]*)\}"
+              r"(?:\^\{?(?P<unit_power>\d)\}?)?")
 """A unit in words written in LaTeX, with its power: ``\\text{ cm}^2``, ``\\mathrm{m/s}``, ``\\text{ square inches}``
-(not ``\\text{ a.m.}``, whose letters are a time's). Its power is no number of the reply's."""
+(not ``\\text{ a.m.}``, whose letters are a time's, nor the constants ``\\mathrm{e}``, ``\\mathrm{i}``,
+``\\mathrm{d}``). Its power is no number of the reply's."""
 _LATEX_UNIT = re.compile(LATEX_UNIT)
 # A number that is an operand of LaTeX, not a value of its own: under a root, in a power or subscript, in a
 # command's argument (``\sqrt{17}``, ``2^{10}``, ``\frac{\sqrt3}{2}``), or a
 # coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
 _OPERAND_AFTER = re.compile(r"(?:[\^_]|\\sqrt(?:\[\d+\])?|(?:\\(?!(?:text\w*|mbox|math\w*|boxed|fbox|displaystyle)\b)"
                             r"[A-Za-z]+|\}|[\^_])\s*\{)\s*$")
-# (a factorial "5!" and an imaginary "4i" only written against the digits: "18 in all", "It is 18! So" are prose)
+# (a factorial "5!" and an imaginary "4i" only written against the digits: "18 in all", "It is 18! So" are prose;
+# "2\mathrm{i}" and "4\mathrm{e}^3" are the constants)
 _OPERAND_BEFORE = re.compile(r"^(?:\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|frac|dfrac|tfrac|theta|alpha|beta|phi|"
-                             r"infty|sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z]))|i\b|!(?!=|\s*(?:[A-Z]|$)))")
+                             r"infty|sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z])|\\mathrm\s*\{\s*[ei]\s*\})|i\b|"
+                             r"!(?!=|\s*(?:[A-Z]|$)))")
 
 
 def _an_operand(text: str, match: re.Match) -> bool:
@@ -113,6 +117,7 @@ def _an_operand(text: str, match: re.Match) -> bool:
 
 
 def _blank(match: re.Match) -> str:
+    """The match as spaces: positions in the text stay where they were."""
     return " " * len(match.group(0))
 
 

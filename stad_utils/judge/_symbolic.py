@@ -163,25 +163,66 @@ def _between_the_last_two(sentence: str) -> str:
     return sentence[before_last.end():last.start()]
 
 
-_LIST_SEPARATOR = re.compile(r"\s*(?:,|,?\s*and)\s*")
-_SOLUTION = re.compile(r"\s*(?:(?P<unknown>[A-Za-z](?:_\{?\w+\}?)?)\s*=)?(?P<value>[^=]+)")
+UNKNOWN = r"[A-Za-z](?:_\{?\w+\}?)?"
+"""The name of an unknown in an answer: ``x``, ``p``, ``a_1``, ``F_{n}``."""
+_BETWEEN_LISTED = re.compile(r"\s*(?:,|,?\s*and)\s*")
+_BEFORE_A_LIST = re.compile(r"(?:\b(?:are|is)|:)\s*$")  # "the solutions are", "Solutions:"
+_AFTER_A_LIST = re.compile(r"[\s.]*")
+_LISTED_SOLUTION = re.compile(rf"\s*(?:(?P<unknown>{UNKNOWN})\s*=)?[^=]+")
 
 
-def _several_solutions(sentence: str) -> str | None:
-    """The list of solutions a sentence states, math-segment by math-segment ("$x = 1$ and $x = 2$",
-    "$3$, $5$ and $7$"), as one list for math-verify; ``None`` unless every segment is a value of one
-    unknown (or a bare value) and only commas and "and" lie between them ("$a = 3$ and $b = 4$" states
-    two unknowns, not one list).
+def solutions_listed(sentence: str) -> str | None:
+    """The solutions a sentence lists as its result, math segment by math segment ("the solutions are $x = 1$
+    and $x = 2$", "The roots are $3$, $5$ and $7$."), as one list; ``None`` unless the list follows "are",
+    "is" or a colon and ends the sentence, only commas and "and" lie between its segments, and every
+    segment is a value of one unknown (or a bare value) without a ``\\pm``. "$a = 3$ and $b = 4$" states
+    two unknowns; "So $x = 1$ and $x = 5$ are extraneous." lists no result; "$x = 1 \\pm \\sqrt2$ and
+    $x = 0$" is no list math-verify reads.
+
+    Examples
+    --------
+    >>> solutions_listed("So the solutions are $x = 1$ and $x = 5$.")
+    'x = 1, x = 5'
+    >>> solutions_listed("So $x = 1$ and $x = 5$ are extraneous.") is None
+    True
     """
     found = list(MATH_SEGMENT.finditer(sentence))
-    if len(found) < 2 or not all(_LIST_SEPARATOR.fullmatch(sentence[before.end():after.start()])
-                                 for before, after in zip(found, found[1:])):
+    if len(found) < 2 or not _BEFORE_A_LIST.search(sentence[:found[0].start()]) \
+            or not _AFTER_A_LIST.fullmatch(sentence[found[-1].end():]) \
+            or not all(_BETWEEN_LISTED.fullmatch(sentence[before.end():after.start()])
+                       for before, after in zip(found, found[1:])):
         return None
     segments = [next(group for group in match.groups() if group is not None).strip() for match in found]
-    solutions = [_SOLUTION.fullmatch(segment) for segment in segments]
-    if not all(solutions) or len({solution["unknown"] for solution in solutions if solution}) != 1:
+    solutions = [_LISTED_SOLUTION.fullmatch(segment) for segment in segments]
+    if not all(solutions) or any(re.search(r"\\[mp]{2}(?![A-Za-z])", segment) for segment in segments):
         return None
-    return ", ".join(segments)
+    return ", ".join(segments) if len({solution["unknown"] for solution in solutions if solution}) == 1 else None
+
+
+_COPULA_BEFORE = re.compile(r"\b(?:is|are|equals)\s*$")
+
+
+def value_of_what_is_named(sentence: str) -> str | None:
+    """The last math segment of a sentence that names, in its earlier segments, what that value is of ("The
+    range of $h$ is $[-13, 3]$.", "The value of $b$ is $0$."); ``None`` unless the earlier segments hold no
+    digit and do not recur in the last, "is", "are" or "equals" comes just before the last one, and
+    nothing but punctuation after it.
+
+    Examples
+    --------
+    >>> value_of_what_is_named("The range of $h$ is $[-13, 3]$.")
+    '[-13, 3]'
+    >>> value_of_what_is_named("So $x = 2$ is $5$ more than $y$.") is None
+    True
+    """
+    found = list(MATH_SEGMENT.finditer(sentence))
+    if len(found) < 2 or not _COPULA_BEFORE.search(sentence[found[-2].end():found[-1].start()]) \
+            or not _AFTER_A_LIST.fullmatch(sentence[found[-1].end():]):
+        return None
+    segments = [next(group for group in match.groups() if group is not None).strip() for match in found]
+    if any(re.search(r"[\d=<>]", segment) or segment in segments[-1] for segment in segments[:-1]):
+        return None  # "the smallest value of $PQ$ is $2PQ$" names no value
+    return _whole(segments[-1])
 
 
 def math_expression(sentence: str) -> str | None:
@@ -189,10 +230,10 @@ def math_expression(sentence: str) -> str | None:
 
     The math between ``$…$``, ``\\(…\\)`` or ``\\[…\\]``: one segment whole (an equation with both
     sides, which math-verify compares as it should: its right-hand side with a value, the whole with
-    a relation), several solutions of one unknown as one list, several others by the right-hand sides
-    they agree on; else the math written in the prose
-    after its last ``=``. A sentence with two different expressions, or with math and numbers in
-    its prose, states no one result.
+    a relation), several solutions of one unknown as one list, the value of what earlier segments name
+    ("the range of $h$ is $[-13, 3]$"), several others by the right-hand sides they agree on; else the
+    math written in the prose after its last ``=``. A sentence with two different expressions, or with
+    math and numbers in its prose, states no one result.
 
     Examples
     --------
@@ -214,8 +255,10 @@ def math_expression(sentence: str) -> str | None:
     if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
         # "$r^2 = \\frac{596}{9}$, so $r = \\frac{2\\sqrt{149}}{3}$" concludes the last
         candidates = {_whole(segments[-1])}
-    elif listed := _several_solutions(sentence):  # "the solutions are $x = 1$ and $x = 2$": math-verify reads a list
+    elif listed := solutions_listed(sentence):  # "the solutions are $x = 1$ and $x = 2$": math-verify reads a list
         candidates = {listed}
+    elif named := value_of_what_is_named(sentence):  # "The range of $h$ is $[-13, 3]$."
+        candidates = {named}
     elif segments:  # "$r^2 = \\frac{596}{9}$, so $r = \\frac{\\sqrt{596}}{3}$" states one result only if all agree
         candidates = {_result_of(segment) for segment in segments}
     else:
