@@ -353,3 +353,29 @@ def test_a_decimal_is_its_fraction_and_a_named_value_is_read(reply, reference, a
 
 def test_a_value_that_restates_what_it_is_of_is_no_value():
     assert judge_one("So, the smallest possible value of $PQ$ is $2PQ$.", r"\frac{1}{3}", "latex").outcome == "undecided"
+
+
+# ---------------------------------------------------------------- written after a second reviewer's probes
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"$\boxed{1.4142135623730951i}$", r"\sqrt2 i"),        # a long decimal is no fraction of the reply's
+    (r"$\boxed{0.3333333333333333i}$", r"\frac{i}{3}"),
+    ("We cannot say that the value of $x$ is $5$.", "5"),     # a sentence that states nothing
+    ("Suppose the value of $x$ is $5$.", "5"),
+    ("If the value of $x$ is $5$.", "5"),
+    ("Let us test whether the area of $ABC$ is $12$.", "12"),
+    (r"$\boxed{3\text{ d}}$", r"3\text{ h}"),               # days are no hours
+    (r"$\boxed{3\mathrm{i}}$", r"3\text{ m}"),              # the imaginary unit is no unit
+    (r"$\boxed{2\mathrm{i}}$", "2"),
+])
+def test_what_a_second_reviewer_found_credited_is_not(reply, reference):
+    assert judge_one(reply, reference, answer_format_of(reference)).outcome != "correct"
+
+
+@pytest.mark.parametrize("reply, reference", [
+    (r"The angle is $\boxed{30^\circ}$.", r"\frac{\pi}{6}"),  # degrees for radians: only the question can tell
+    (r"$\boxed{90\text{ degrees}}$", r"\frac{\pi}{2}"),
+    (r"$\boxed{2\mathrm{i}}$", "2i"),
+])
+def test_a_degree_sign_on_one_side_or_a_roman_i_is_never_called_wrong(reply, reference):
+    assert judge_one(reply, reference, answer_format_of(reference)).outcome != "wrong"

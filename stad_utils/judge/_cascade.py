@@ -545,13 +545,22 @@ def _without_a_closing_aside(sentence: str, kind: Kind) -> str:
     return sentence
 
 
+# A concluding sentence that opens by supposing, testing or doubting states no answer ("Suppose the value of $x$
+# is $5$.", "We cannot say that …"); no concluding sentence labelled correct in the judge's fixture opens so.
+_SUPPOSITION = re.compile(r"^\W*(?:if|suppose|assume|assuming|let(?: us|['’]s) (?:test|check|see|verify)|"
+                          r"we (?:check|test|verify)|check(?:ing)? (?:whether|if)|whether|"
+                          r"it is (?:false|not true) that|we cannot (?:say|conclude|be sure)|"
+                          r"i (?:initially )?thought)\b", re.IGNORECASE)
+
+
 def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind,
                       gold) -> Judgement | _Undecided | _Unheard:
     """A reply without explicit commitment, by its concluding sentence.
 
     Values the question already states are not credited: a concluding sentence that only
     restates them states no answer, unless one of them is the reference's (then it is undecided);
-    nor does one that declines to answer ("I cannot determine …").
+    nor does one that declines to answer ("I cannot determine …"). One that supposes or doubts
+    ("If …", "Suppose …", "We cannot say that …") is undecided.
     """
     if _REFUSAL.search(conclusion.text) and not mentions_a_number(conclusion.text) \
             and normalise_text(item.reference) != "unanswerable":  # ToT's answer to a question that has none
@@ -568,6 +577,9 @@ def _judge_conclusion(item: JudgeItem, conclusion: Commitment, kind: Kind,
             return _no_answer(item, f"the concluding sentence only restates {shown} from the question", shown)
         if kind.written_with_digits and not mentions_a_number(conclusion.text):
             return _no_answer(item, "no answer stated")
+    if supposed := _SUPPOSITION.match(conclusion.text):
+        return _Undecided(conclusion.text, f"the concluding sentence supposes or doubts: {supposed.group(0).strip()!r}",
+                          math=None)
     return _compare(item, _Answer(conclusion, read.value, read.problem), kind, gold)
 
 
@@ -678,6 +690,7 @@ def _math_verify_says(math: str, reference: str) -> bool | None:
     answer, nor surely wrong), and for a "different" on a matrix or vector reference that the answer does
     not write as a matrix. A column vector reference is compared as a tuple with an answer written as one.
     """
+    math, reference = _CONSTANT.sub(r"\1", math), _CONSTANT.sub(r"\1", reference)  # math-verify drops \mathrm{i}
     (value, unit), (gold_value, gold_unit) = split_unit(math), split_unit(reference)
     if unit and gold_unit:
         if unit != gold_unit:
@@ -694,11 +707,14 @@ def _math_verify_says(math: str, reference: str) -> bool | None:
         return None  # math-verify finds "x = 1, x = 2" equal to the pair or interval "(1, 2)"
     equal = compare_math_verify(math, reference)
     if equal is False and (exact := decimals_as_fractions(math)) != math:
-        return compare_math_verify(exact, reference)  # "0.2i" for "\frac{i}{5}": a decimal is a fraction exactly
+        equal = compare_math_verify(exact, reference)  # "0.2i" for "\frac{i}{5}": a decimal is a fraction exactly
+    if equal is False and unit != gold_unit and {unit, gold_unit} & {"°", "%"}:
+        return None  # "30^\circ" for "\frac{\pi}{6}", "0.3" for "30\%": only a reader of the question can tell
     return equal
 
 
 _MATRIX = re.compile(r"\\begin\{[pbBvV]?matrix\}")
+_CONSTANT = re.compile(r"\\mathrm\s*\{\s*([ei])\s*\}")
 
 
 def _one_tuple_or_interval(reference: str) -> bool:

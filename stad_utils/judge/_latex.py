@@ -173,11 +173,12 @@ def normal_form(text: str) -> str:
     return _BARE_ARGUMENT.sub(_braced_arguments, text).rstrip(".")
 
 
-_DECIMAL = re.compile(r"(?<![\d.,])(?P<whole>\d+)\.(?P<digits>\d+)(?![\d.,])")
+_DECIMAL = re.compile(r"(?<![\d.,])(?P<whole>\d+)\.(?P<digits>\d{1,4})(?![\d.,])")
 
 
 def decimals_as_fractions(latex: str) -> str:
-    """Every terminating decimal written as the fraction it is exactly (``0.2i`` → ``\\frac{2}{10}i``).
+    """Every decimal of at most four places written as the fraction it is exactly (``0.2i`` → ``\\frac{2}{10}i``);
+    a longer one stays: math-verify would find ``1.4142135623730951`` as a fraction equal to ``\\sqrt2``.
 
     math-verify compares ``0.2x`` with ``\\frac{x}{5}`` as equal but ``0.2i`` with ``\\frac{i}{5}`` as different;
     the exact fraction removes the floating point from its comparison.

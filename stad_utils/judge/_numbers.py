@@ -94,7 +94,7 @@ def _number_from(match: re.Match) -> Number | None:
 
 
 _STEP_LABEL = re.compile(r"\bsteps?\s+\d+\b", re.IGNORECASE)
-LATEX_UNIT = (r"\\(?:text|mbox|textrm|mathrm)\s*\{\s*(?![eid]\s*\})(?P<unit_words>[A-Za-z][A-Za-z/\s]*)\}"
+LATEX_UNIT = (r"\\(?:text|mbox|textrm|mathrm(?!\s*\{\s*[eid]\s*\}))\s*\{\s*(?P<unit_words>[A-Za-z][A-Za-z/\s]*)\}"
               r"(?:\^\{?(?P<unit_power>\d)\}?)?")
 """A unit in words written in LaTeX, with its power: ``\\text{ cm}^2``, ``\\mathrm{m/s}``, ``\\text{ square inches}``
 (not ``\\text{ a.m.}``, whose letters are a time's, nor the constants ``\\mathrm{e}``, ``\\mathrm{i}``,

@@ -171,6 +171,11 @@ _AFTER_A_LIST = re.compile(r"[\s.]*")
 _LISTED_SOLUTION = re.compile(rf"\s*(?:(?P<unknown>{UNKNOWN})\s*=)?[^=]+")
 
 
+def _segment_math(match: re.Match) -> str:
+    """The math of a `MATH_SEGMENT` match, without its delimiters."""
+    return next(group for group in match.groups() if group is not None).strip()
+
+
 def solutions_listed(sentence: str) -> str | None:
     """The solutions a sentence lists as its result, math segment by math segment ("the solutions are $x = 1$
     and $x = 2$", "The roots are $3$, $5$ and $7$."), as one list; ``None`` unless the list follows "are",
@@ -192,7 +197,7 @@ def solutions_listed(sentence: str) -> str | None:
             or not all(_BETWEEN_LISTED.fullmatch(sentence[before.end():after.start()])
                        for before, after in zip(found, found[1:])):
         return None
-    segments = [next(group for group in match.groups() if group is not None).strip() for match in found]
+    segments = [_segment_math(match) for match in found]
     solutions = [_LISTED_SOLUTION.fullmatch(segment) for segment in segments]
     if not all(solutions) or any(re.search(r"\\[mp]{2}(?![A-Za-z])", segment) for segment in segments):
         return None
@@ -200,13 +205,16 @@ def solutions_listed(sentence: str) -> str | None:
 
 
 _COPULA_BEFORE = re.compile(r"\b(?:is|are|equals)\s*$")
+# a sentence that states ("The range …", "So the value …"), not one that supposes, doubts or asks ("If the value …")
+_A_STATEMENT = re.compile(r"^\W*(?:(?:so|thus|hence|therefore|finally)\s*,?\s*)?the\b", re.IGNORECASE)
 
 
 def value_of_what_is_named(sentence: str) -> str | None:
-    """The last math segment of a sentence that names, in its earlier segments, what that value is of ("The
-    range of $h$ is $[-13, 3]$.", "The value of $b$ is $0$."); ``None`` unless the earlier segments hold no
-    digit and do not recur in the last, "is", "are" or "equals" comes just before the last one, and
-    nothing but punctuation after it.
+    """The value a sentence states for what it names ("The range of $h$ is $[-13, 3]$.", "So the value of $b$ is
+    $0$."); ``None`` unless the sentence opens with "The" (or "So the" …: "If the value of $x$ is $5$" and
+    "We cannot say that …" state nothing), holds two math segments, the name without a digit and not
+    recurring in the value, "is", "are" or "equals" just before the value, and nothing after it but
+    punctuation.
 
     Examples
     --------
@@ -214,15 +222,18 @@ def value_of_what_is_named(sentence: str) -> str | None:
     '[-13, 3]'
     >>> value_of_what_is_named("So $x = 2$ is $5$ more than $y$.") is None
     True
+    >>> value_of_what_is_named("Suppose the value of $x$ is $5$.") is None
+    True
     """
     found = list(MATH_SEGMENT.finditer(sentence))
-    if len(found) < 2 or not _COPULA_BEFORE.search(sentence[found[-2].end():found[-1].start()]) \
-            or not _AFTER_A_LIST.fullmatch(sentence[found[-1].end():]):
+    if len(found) != 2 or not _A_STATEMENT.match(sentence) \
+            or not _COPULA_BEFORE.search(sentence[found[0].end():found[1].start()]) \
+            or not _AFTER_A_LIST.fullmatch(sentence[found[1].end():]):
         return None
-    segments = [next(group for group in match.groups() if group is not None).strip() for match in found]
-    if any(re.search(r"[\d=<>]", segment) or segment in segments[-1] for segment in segments[:-1]):
+    name, value = (_segment_math(match) for match in found)
+    if re.search(r"[\d=<>]", name) or name in value:
         return None  # "the smallest value of $PQ$ is $2PQ$" names no value
-    return _whole(segments[-1])
+    return _whole(value)
 
 
 def math_expression(sentence: str) -> str | None:
@@ -248,8 +259,7 @@ def math_expression(sentence: str) -> str | None:
     >>> math_expression("So the solutions are $x = 3 + 2\\\\sqrt{2}$ and $x = 3 - 2\\\\sqrt{2}$.")
     'x = 3 + 2\\\\sqrt{2}, x = 3 - 2\\\\sqrt{2}'
     """
-    segments = [next(group for group in match.groups() if group is not None) for match in
-                MATH_SEGMENT.finditer(sentence)]
+    segments = [_segment_math(match) for match in MATH_SEGMENT.finditer(sentence)]
     if segments and re.search(r"\d", MATH_SEGMENT.sub(" ", sentence)):
         return None  # "the possible values of $|z|$ are 0 and 1": the math and the prose both state something
     if len(segments) == 1 or segments and _SO.fullmatch(_between_the_last_two(sentence)):
