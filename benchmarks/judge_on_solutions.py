@@ -33,7 +33,8 @@ def main() -> None:
             print(f"{name}: {args.data / file_name} not found, skipped")
             continue
         tasks = load_tasks("math_hard", data_path=str(args.data / file_name))
-        verdicts = judge_answers([JudgeItem(task.solution, task.answer, task.answer_format) for task in tasks])
+        verdicts = judge_answers([JudgeItem(task.solution, task.answer, task.answer_format, question=task.question)
+                                  for task in tasks])
         outcomes = Counter(verdict.outcome for verdict in verdicts)
         print(f"{len(tasks)} {name} solutions ({file_name}) against their gold answers: " +
               ", ".join(f"{outcomes[outcome]} {outcome}" for outcome in ("correct", "undecided", "wrong", "no_answer")))

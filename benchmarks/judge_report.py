@@ -1,6 +1,6 @@
 """How far can the judge be trusted? Precision, recall and undecided share on labelled real replies.
 
-The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 1,894 replies (one per line):
+The labelled set, ``tests/fixtures/judge_replies.jsonl``, holds 2,004 replies (one per line):
 
 * real replies of the embedded model (SmolLM2-135M-Instruct, two settings), from the quickstart
   run (every variant of its generated tasks) and to original questions of GSM8K, ToT-Arithmetic
@@ -27,7 +27,8 @@ second such set by another writer, on other problems (labels ``correct`` 101, ``
 (``math-40`` names a line of ``math_test.jsonl``). ``blind_math_4`` (230) holds two more writers' sets
 (``setting`` ``blind-writer-4a``: MATH Level 5 and MATH-500, ``blind-writer-4b``: MATH levels 1-4; labels
 ``correct`` 161, ``wrong`` 50, ``ambiguous`` 10, ``no_answer`` 9), and ``blind_math_5`` (160) two more
-(``blind-writer-5a``, ``blind-writer-5b``; ``correct`` 112, ``wrong`` 36, ``ambiguous`` 6, ``no_answer`` 6).
+(``blind-writer-5a``, ``blind-writer-5b``; ``correct`` 112, ``wrong`` 36, ``ambiguous`` 6, ``no_answer`` 6), and
+``blind_math_6`` (110) two more (``correct`` 77, ``wrong`` 25, ``ambiguous`` 4, ``no_answer`` 4).
 Each was measured once, blind, then its misses read.
 
 Measures, per split and benchmark (the judge's outcome against the label):
@@ -89,7 +90,7 @@ def benchmark_of(source: str) -> str:
 
 _LINE_OF_A_FILE = re.compile(r"(?P<benchmark>gsm8k|math_hard|math500|math|tot_arithmetic)-(?P<line>\d+)")
 BY_FILE_LINE = {"held_out_r5", "blind_math", "blind_math_2", "blind_math_3", "blind_math_4",
-                "blind_math_5"}
+                "blind_math_5", "blind_math_6"}
 """Splits whose task ids name a line of the benchmark file (``tot_arithmetic-97``), not the project's task id."""
 MATH_FILES = {"math500": "math500_test_prm800k.jsonl", "math": "math_test.jsonl"}
 """MATH-500 (``math500-12``) and MATH of every level (``math-40``), posed as the project poses a MATH task

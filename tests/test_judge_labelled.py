@@ -32,7 +32,7 @@ def judged(labelled):
 def test_the_labelled_set_holds_real_replies_of_every_benchmark_with_each_label(judged):
     assert len(judged) >= 1200 and set(judged["split"]) == {"dev", "held_out", "held_out_r5", "blind_math", "blind_math_2",
                                                                        "blind_math_3", "blind_math_4",
-                                                                       "blind_math_5"}
+                                                                       "blind_math_5", "blind_math_6"}
     assert {"generated", "gsm8k", "math_hard", "math500", "tot_arithmetic"} <= set(judged["benchmark"])
     assert {"correct", "wrong", "no_answer", "ambiguous"} == set(judged["label"])
 
@@ -42,7 +42,8 @@ def test_every_reply_called_correct_is_labelled_correct_on_every_split(judged, s
     assert trust_table(judged[judged["split"] == split], ["split"]).loc["all", "precision"] == 1.0
 
 
-@pytest.mark.parametrize("split", ["blind_math", "blind_math_2", "blind_math_3", "blind_math_4", "blind_math_5"])
+@pytest.mark.parametrize("split", ["blind_math", "blind_math_2", "blind_math_3", "blind_math_4", "blind_math_5",
+                                   "blind_math_6"])
 def test_on_the_blind_math_splits_the_judge_is_precise_credits_what_math_verify_credits_and_rarely_calls_right_wrong(
         labelled, judged, split):
     """Issue 24's acceptance, on replies written and labelled by someone who never saw the judge."""

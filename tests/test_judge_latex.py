@@ -379,3 +379,17 @@ def test_what_a_second_reviewer_found_credited_is_not(reply, reference):
 ])
 def test_a_degree_sign_on_one_side_or_a_roman_i_is_never_called_wrong(reply, reference):
     assert judge_one(reply, reference, answer_format_of(reference)).outcome != "wrong"
+
+
+@pytest.mark.parametrize("reply, question, outcome", [  # blind_math_6: the value right, the form not as asked
+    (r"So the probability is $\boxed{\frac{10}{25}}$.", "Express your answer as a common fraction in lowest terms.",
+     "wrong"),
+    (r"The answer is $\boxed{3\frac{283}{999}}$.", "Express your answer as an improper fraction.", "wrong"),
+    (r"So the probability is $\boxed{\frac{2}{5}}$.", "Express your answer as a common fraction in lowest terms.",
+     "correct"),
+    (r"So the probability is $\boxed{\frac{10}{25}}$.", "What is the probability?", "correct"),  # no form asked
+])
+def test_an_answer_in_another_form_than_the_question_demands_is_wrong(reply, question, outcome):
+    reference = r"3\frac{283}{999}" if "283" in reply else r"\frac{2}{5}"
+    reference = r"\frac{3280}{999}" if "improper" in question else reference
+    assert judge_one(reply, reference, "latex", question=question).outcome == outcome

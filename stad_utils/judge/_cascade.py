@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -742,6 +743,61 @@ def _math_verify(item: JudgeItem, undecided: _Undecided | _Unheard) -> Judgement
                      "symbolically equal" if equal else "symbolically different", item.truncated)
 
 
+_LOWEST_TERMS = re.compile(r"\b(?:lowest|simplest) terms\b|\bsimplest form\b|\breduced fraction\b", re.IGNORECASE)
+_IMPROPER = re.compile(r"\bimproper fraction\b", re.IGNORECASE)
+_MIXED = re.compile(r"\bmixed number\b", re.IGNORECASE)
+# one fraction or mixed number in `normal_form` (``\\frac{10}{25}``, ``3\\frac{283}{999}``, ``10/25``)
+_ONE_FRACTION = re.compile(r"^(?:(?P<whole>\d+)?\\frac\{(?P<num>\d+)\}\{(?P<den>\d+)\}"
+                           r"|(?P<slash_num>\d+)/(?P<slash_den>\d+))$")
+
+
+def _form_not_as_asked(question: str | None, credited: str | None) -> str | None:
+    """Why a credited answer is not in the form its question demands, read whole: a fraction not in lowest terms
+    where they are asked for, a mixed number where an improper fraction is, or the reverse; else ``None``.
+
+    Examples
+    --------
+    >>> _form_not_as_asked("Express your answer as a common fraction in lowest terms.", r"\\frac{10}{25}")
+    'not in lowest terms, as the question asks'
+    >>> _form_not_as_asked("Express your answer as an improper fraction.", r"3\\frac{283}{999}")
+    'a mixed number, where the question asks for an improper fraction'
+    >>> _form_not_as_asked("Express your answer as a common fraction in lowest terms.", r"\\frac{2}{5}") is None
+    True
+    """
+    if not question or credited is None:
+        return None
+    value, _ = split_unit(_result_of_a_named_value(normal_form(credited)))
+    fraction = _ONE_FRACTION.match(value.replace("-", "", 1))
+    if fraction is None:
+        return None
+    numerator, denominator = (int(fraction[name] or fraction[f"slash_{name}"]) for name in ("num", "den"))
+    if _LOWEST_TERMS.search(question) and math.gcd(numerator, denominator) > 1:
+        return "not in lowest terms, as the question asks"
+    if _IMPROPER.search(question) and fraction["whole"]:
+        return "a mixed number, where the question asks for an improper fraction"
+    if _MIXED.search(question) and not fraction["whole"] and numerator > denominator:
+        return "an improper fraction, where the question asks for a mixed number"
+    return None
+
+
+def _result_of_a_named_value(latex: str) -> str:
+    """``x=\\frac{3}{2}`` → ``\\frac{3}{2}``: the value an answer names."""
+    named = re.match(rf"^{UNKNOWN}=(?P<value>[^=]+)$", latex)
+    return named["value"] if named else latex
+
+
+def _as_asked(item: JudgeItem, verdict: Judgement | _Undecided) -> Judgement | _Undecided:
+    """A "correct" whose answer is not in the form the question demands is wrong: the value alone is not what
+    was asked ("as a common fraction in lowest terms" against ``\\frac{10}{25}``).
+    """
+    if not isinstance(verdict, Judgement) or verdict.outcome != "correct":
+        return verdict
+    problem = _form_not_as_asked(item.question, verdict.extracted)
+    if problem is None:
+        return verdict
+    return replace(verdict, outcome="wrong", explanation=f"{verdict.explanation}, but {problem}")
+
+
 def _as_item(item: JudgeItem | tuple) -> JudgeItem:
     return item if isinstance(item, JudgeItem) else JudgeItem(*item)
 
@@ -770,8 +826,9 @@ def judge_answers(items: Sequence[JudgeItem | tuple], llm_judge: LLMJudgeFn | No
     """
     judged = [_as_item(item) for item in items]
     deterministic = [judge_deterministically(item) for item in judged]
-    verdicts: list[Judgement | _Undecided] = [_math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v
-                                              for item, v in zip(judged, deterministic)]
+    verdicts: list[Judgement | _Undecided] = [
+        _as_asked(item, _math_verify(item, v) if isinstance(v, (_Undecided, _Unheard)) else v)
+        for item, v in zip(judged, deterministic)]
     pending = {i: verdict for i, verdict in enumerate(verdicts) if isinstance(verdict, _Undecided)}
     if pending and llm_judge is not None:
         decided = llm_judge([(verdict.span, judged[i].reference) for i, verdict in pending.items()])
