@@ -393,3 +393,12 @@ def test_an_answer_in_another_form_than_the_question_demands_is_wrong(reply, que
     reference = r"3\frac{283}{999}" if "283" in reply else r"\frac{2}{5}"
     reference = r"\frac{3280}{999}" if "improper" in question else reference
     assert judge_one(reply, reference, "latex", question=question).outcome == outcome
+
+
+@pytest.mark.parametrize("reply, reference, outcome", [  # a second reviewer: math-verify reads 0.1\overline{6} as 0.1·bar(6)
+    (r"$\boxed{0.1\overline{6}}$", r"\frac16", "correct"),
+    (r"The answer is $0.\overline{3}$.", r"\frac13", "correct"),
+    (r"$\boxed{0.1\overline{7}}$", r"\frac16", "wrong"),
+])
+def test_a_repeating_decimal_is_the_fraction_it_is(reply, reference, outcome):
+    assert judge_one(reply, reference, "latex").outcome == outcome

@@ -176,8 +176,21 @@ def normal_form(text: str) -> str:
 _DECIMAL = re.compile(r"(?<![\d.,])(?P<whole>\d+)\.(?P<digits>\d{1,4})(?![\d.,])")
 
 
+_REPEATING = re.compile(r"(?<![\d.,])(?P<whole>\d+)?\.(?P<fixed>\d*)\\overline\s*\{(?P<period>\d+)\}")
+
+
+def _repeating_as_fraction(found: re.Match) -> str:
+    """``0.1\\overline{6}`` is (16 − 1) / 90: the digits through one period, less those before it, over as many
+    nines as the period has digits followed by as many zeros as the fixed part.
+    """
+    whole, fixed, period = found["whole"] or "0", found["fixed"], found["period"]
+    numerator = int(whole + fixed + period) - int(whole + fixed)
+    return rf"\frac{{{numerator}}}{{{'9' * len(period) + '0' * len(fixed)}}}"
+
+
 def decimals_as_fractions(latex: str) -> str:
-    """Every decimal of at most four places written as the fraction it is exactly (``0.2i`` → ``\\frac{2}{10}i``);
+    """Every repeating decimal, and every decimal of at most four places, written as the fraction it is exactly
+    (``0.2i`` → ``\\frac{2}{10}i``, ``0.1\\overline{6}`` → ``\\frac{15}{90}``);
     a longer one stays: math-verify would find ``1.4142135623730951`` as a fraction equal to ``\\sqrt2``.
 
     math-verify compares ``0.2x`` with ``\\frac{x}{5}`` as equal but ``0.2i`` with ``\\frac{i}{5}`` as different;
@@ -185,13 +198,15 @@ def decimals_as_fractions(latex: str) -> str:
 
     Examples
     --------
+    >>> decimals_as_fractions(r"0.1\\overline{6}"), decimals_as_fractions(r"0.\\overline{3}")
+    ('\\\\frac{15}{90}', '\\\\frac{3}{9}')
     >>> decimals_as_fractions("z = 0.2i"), decimals_as_fractions("1 + 12.25i"), decimals_as_fractions("1,234.5")
     ('z = \\\\frac{2}{10}i', '1 + \\\\frac{1225}{100}i', '1,234.5')
     """
     def as_fraction(found: re.Match) -> str:
         return rf"\frac{{{int(found['whole'] + found['digits'])}}}{{{10 ** len(found['digits'])}}}"
 
-    return _DECIMAL.sub(as_fraction, latex)
+    return _DECIMAL.sub(as_fraction, _REPEATING.sub(_repeating_as_fraction, latex))
 
 
 # ---------------------------------------------------------------- splitting at the top level
