@@ -248,13 +248,9 @@ class EndpointConfig(BaseModel):
         return key
 
     def sampling(self) -> dict[str, Any]:
-        """The sampling parameters sent with every request (``temperature`` and ``top_p`` only when they are set)."""
-        params: dict[str, Any] = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
-        if self.temperature is None:
-            del params["temperature"]
-        if self.top_p is not None:
-            params["top_p"] = self.top_p
-        return params
+        """The sampling parameters sent with every request (``top_p`` only when it is set; a ``None`` is not sent)."""
+        params = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": self.seed}
+        return params if self.top_p is None else {**params, "top_p": self.top_p}
 
     def reasoning_fields(self) -> dict[str, Any]:
         """The request fields of the reasoning settings that are set (none at all for other models,

@@ -19,6 +19,7 @@ from ._latex import (
     split_unit,
     without_unit,
 )
+from ._numbers import ROMAN_CONSTANT
 from ._symbolic import UNKNOWN, compare_math_verify, math_expression, solutions_listed
 from ._values import (
     LATEX,
@@ -691,7 +692,8 @@ def _math_verify_says(math: str, reference: str) -> bool | None:
     answer, nor surely wrong), and for a "different" on a matrix or vector reference that the answer does
     not write as a matrix. A column vector reference is compared as a tuple with an answer written as one.
     """
-    math, reference = _CONSTANT.sub(r"\1", math), _CONSTANT.sub(r"\1", reference)  # math-verify drops \mathrm{i}
+    # math-verify drops \mathrm{i} and \mathrm{e}: they reach it as i and e
+    math, reference = (_CONSTANT.sub(r"\g<constant>", text) for text in (math, reference))
     (value, unit), (gold_value, gold_unit) = split_unit(math), split_unit(reference)
     if unit and gold_unit:
         if unit != gold_unit:
@@ -715,7 +717,7 @@ def _math_verify_says(math: str, reference: str) -> bool | None:
 
 
 _MATRIX = re.compile(r"\\begin\{[pbBvV]?matrix\}")
-_CONSTANT = re.compile(r"\\mathrm\s*\{\s*([ei])\s*\}")
+_CONSTANT = re.compile(ROMAN_CONSTANT)
 
 
 def _one_tuple_or_interval(reference: str) -> bool:
@@ -766,7 +768,10 @@ def _form_not_as_asked(question: str | None, credited: str | None) -> str | None
     """
     if not question or credited is None:
         return None
-    value, _ = split_unit(_result_of_a_named_value(normal_form(credited)))
+    values = solutions_in(credited)  # in normal form, "x=" dropped
+    if len(values) != 1:
+        return None
+    value, _ = split_unit(values[0])
     fraction = _ONE_FRACTION.match(value.replace("-", "", 1))
     if fraction is None:
         return None
@@ -778,12 +783,6 @@ def _form_not_as_asked(question: str | None, credited: str | None) -> str | None
     if _MIXED.search(question) and not fraction["whole"] and numerator > denominator:
         return "an improper fraction, where the question asks for a mixed number"
     return None
-
-
-def _result_of_a_named_value(latex: str) -> str:
-    """``x=\\frac{3}{2}`` → ``\\frac{3}{2}``: the value an answer names."""
-    named = re.match(rf"^{UNKNOWN}=(?P<value>[^=]+)$", latex)
-    return named["value"] if named else latex
 
 
 def _as_asked(item: JudgeItem, verdict: Judgement | _Undecided) -> Judgement | _Undecided:

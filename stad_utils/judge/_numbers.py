@@ -100,6 +100,8 @@ LATEX_UNIT = (r"\\(?:text|mbox|textrm|mathrm(?!\s*\{\s*[eid]\s*\}))\s*\{\s*(?P<u
 (not ``\\text{ a.m.}``, whose letters are a time's, nor the constants ``\\mathrm{e}``, ``\\mathrm{i}``,
 ``\\mathrm{d}``). Its power is no number of the reply's."""
 _LATEX_UNIT = re.compile(LATEX_UNIT)
+ROMAN_CONSTANT = r"\\mathrm\s*\{\s*(?P<constant>[ei])\s*\}"
+"""Euler's number or the imaginary unit in roman type (``\\mathrm{e}``, ``\\mathrm{i}``): a constant, never a unit."""
 # A number that is an operand of LaTeX, not a value of its own: under a root, in a power or subscript, in a
 # command's argument (``\sqrt{17}``, ``2^{10}``, ``\frac{\sqrt3}{2}``), or a
 # coefficient (``2\sqrt5``, ``12\pi``, ``4i``).
@@ -108,7 +110,7 @@ _OPERAND_AFTER = re.compile(r"(?:[\^_]|\\sqrt(?:\[\d+\])?|(?:\\(?!(?:text\w*|mbo
 # (a factorial "5!" and an imaginary "4i" only written against the digits: "18 in all", "It is 18! So" are prose;
 # "2\mathrm{i}" and "4\mathrm{e}^3" are the constants)
 _OPERAND_BEFORE = re.compile(r"^(?:\s*(?:\^(?!\s*\{?\s*\\circ)|_|\\(?:sqrt|pi|frac|dfrac|tfrac|theta|alpha|beta|phi|"
-                             r"infty|sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z])|\\mathrm\s*\{\s*[ei]\s*\})|i\b|"
+                             rf"infty|sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z])|{ROMAN_CONSTANT})|i\b|"
                              r"!(?!=|\s*(?:[A-Z]|$)))")
 
 

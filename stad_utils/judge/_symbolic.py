@@ -167,7 +167,7 @@ UNKNOWN = r"[A-Za-z](?:_\{?\w+\}?)?"
 """The name of an unknown in an answer: ``x``, ``p``, ``a_1``, ``F_{n}``."""
 _BETWEEN_LISTED = re.compile(r"\s*(?:,|,?\s*and)\s*")
 _BEFORE_A_LIST = re.compile(r"(?:\b(?:are|is)|:)\s*$")  # "the solutions are", "Solutions:"
-_AFTER_A_LIST = re.compile(r"[\s.]*")
+_ONLY_PUNCTUATION = re.compile(r"[\s.]*")
 _LISTED_SOLUTION = re.compile(rf"\s*(?:(?P<unknown>{UNKNOWN})\s*=)?[^=]+")
 
 
@@ -193,7 +193,7 @@ def solutions_listed(sentence: str) -> str | None:
     """
     found = list(MATH_SEGMENT.finditer(sentence))
     if len(found) < 2 or not _BEFORE_A_LIST.search(sentence[:found[0].start()]) \
-            or not _AFTER_A_LIST.fullmatch(sentence[found[-1].end():]) \
+            or not _ONLY_PUNCTUATION.fullmatch(sentence[found[-1].end():]) \
             or not all(_BETWEEN_LISTED.fullmatch(sentence[before.end():after.start()])
                        for before, after in zip(found, found[1:])):
         return None
@@ -228,7 +228,7 @@ def value_of_what_is_named(sentence: str) -> str | None:
     found = list(MATH_SEGMENT.finditer(sentence))
     if len(found) != 2 or not _A_STATEMENT.match(sentence) \
             or not _COPULA_BEFORE.search(sentence[found[0].end():found[1].start()]) \
-            or not _AFTER_A_LIST.fullmatch(sentence[found[1].end():]):
+            or not _ONLY_PUNCTUATION.fullmatch(sentence[found[1].end():]):
         return None
     name, value = (_segment_math(match) for match in found)
     if re.search(r"[\d=<>]", name) or name in value:
