@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from check_site import outside_resources  # noqa: E402
+from helpers import ROOT
 
 pytestmark = pytest.mark.docs
 NOTEBOOKS = sorted(path.stem for path in (ROOT / "notebooks").glob("0*.ipynb"))

@@ -9,15 +9,9 @@ from dataclasses import dataclass, field
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..analysis import k_stability
-from ..costs import usage_table
-from ..files import write_atomic
-from ..funnel import run_funnel, run_truncation_table
-from ..plots import analysis_figures, plot_diagnosis
-from ..records import Ladder, Outcome
-from ..schema import RunSummary
-from ..store import RunPaths, read_records, read_usage
-from ..summary import summarize_run
+from ..analysis import RunSummary, k_stability, run_funnel, run_truncation_table, summarize_run
+from ..records import Ladder, Outcome, RunPaths, read_records, read_usage, write_atomic
+from ..report import analysis_figures, plot_diagnosis, usage_table
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report
@@ -43,7 +37,7 @@ class Result(StageResult):
     figures: dict = field(default_factory=dict)
     """The figures written to ``figures/``, by file name."""
     diagnosis_figures: dict = field(default_factory=dict)
-    """Per model, the evidence of its diagnosis (`stad_utils.plots.plot_diagnosis`), as report.html shows it."""
+    """Per model, the evidence of its diagnosis (`stad_utils.report.figures.plot_diagnosis`), as report.html shows it."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.analysis.usage_table`)."""
 

@@ -7,13 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import write_atomic
-from ..markdown import comparison_report
-from ..plots import comparison_figures
-from ..records import Ladder, Outcome
-from ..schema import Comparison, RunSummary
-from ..store import RunPaths, read_records
-from ..summary import compare_run
+from ..analysis import Comparison, RunSummary, compare_run
+from ..records import Ladder, Outcome, RunPaths, read_records, write_atomic
+from ..report import comparison_figures, comparison_report
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report

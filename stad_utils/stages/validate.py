@@ -9,23 +9,22 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..analysis import skill_table
-from ..claims import flag_weak_skills
-from ..files import write_atomic
-from ..schema import Diagnosis
-from ..simulate import Simulation
-from ..store import RunPaths
-from ..summary import diagnosis_block
-from ..validation import (
+from ..analysis import (
     Chain,
+    Diagnosis,
+    diagnosis_block,
     estimate_composition_penalty,
-    plot_power,
+    flag_weak_skills,
     power_curve,
     power_table,
     recovery,
     run_chain,
+    skill_table,
     tasks_needed,
 )
+from ..models import Simulation
+from ..records import RunPaths, write_atomic
+from ..report import plot_power
 from . import StageParams, StageResult
 from ._figures import save_figures
 
@@ -50,11 +49,11 @@ class Result(StageResult):
     chain: Chain | None = None
     """The single run: its tasks, ladders, skills, simulated target and outcomes."""
     flags: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """One row per skill, most suspicious first (`stad_utils.claims.flag_weak_skills`)."""
+    """One row per skill, most suspicious first (`stad_utils.analysis.flag_weak_skills`)."""
     found: dict = field(default_factory=dict)
     """What the single run recovered: the skills flagged, precision and recall."""
     diagnosis: Diagnosis | None = None
-    """06's diagnosis of the single run (`stad_utils.summary.diagnosis_block`)."""
+    """06's diagnosis of the single run (`stad_utils.analysis.diagnosis_block`)."""
     penalty_fit: dict = field(default_factory=dict)
     """The composition penalty estimated under the simulation's own model of chaining."""
     skills: pd.DataFrame = field(default_factory=pd.DataFrame)

@@ -1,0 +1,51 @@
+"""TODO: the face of method."""
+
+from __future__ import annotations
+
+from ._decompose import decompose, decomposition_agreement
+from ._evaluate import Question, evaluate, evaluate_targets, usage_by_option
+from ._ladders import build_ladders
+from ._official_prompts import (
+    OFFICIAL_REPOSITORY,
+    OFFICIAL_TAG,
+    REPO_VARIABLE,
+    OfficialPrompts,
+    OfficialRepoMissing,
+    fill_isolated,
+    fill_judge,
+    fill_scaffold,
+    fill_segment,
+    fill_step_answers,
+    load_official_prompts,
+    read_judge_reply,
+    read_judge_score,
+    read_rewritten_question,
+    read_segments,
+    read_step_answers,
+)
+from ._outcomes import is_non_monotonic, k_distribution, minimal_scaffolding_level, outcomes
+from ._roles import check_judge_options, open_judge, open_teacher
+from ._skills import (
+    BUNDLED_MODEL,
+    SkillMapper,
+    abstract_descriptions,
+    apply_skill_table,
+    fold_rare_skills,
+    label_agreement,
+    map_skills,
+    name_skills_with_llm,
+    skill_map_table,
+    skill_summary,
+)
+from ._teachers import (
+    GSM8KSolutionTeacher,
+    LLMTeacher,
+    OracleTeacher,
+    Teacher,
+    gsm8k_solution_steps,
+    operation_skill,
+    template_variants,
+)
+from .rejudge import agreement_table, main, rejudge_run
+
+__all__ = ['BUNDLED_MODEL', 'GSM8KSolutionTeacher', 'LLMTeacher', 'OFFICIAL_REPOSITORY', 'OFFICIAL_TAG', 'OfficialPrompts', 'OfficialRepoMissing', 'OracleTeacher', 'Question', 'REPO_VARIABLE', 'SkillMapper', 'Teacher', 'abstract_descriptions', 'agreement_table', 'apply_skill_table', 'build_ladders', 'check_judge_options', 'decompose', 'decomposition_agreement', 'evaluate', 'evaluate_targets', 'fill_isolated', 'fill_judge', 'fill_scaffold', 'fill_segment', 'fill_step_answers', 'fold_rare_skills', 'gsm8k_solution_steps', 'is_non_monotonic', 'k_distribution', 'label_agreement', 'load_official_prompts', 'main', 'map_skills', 'minimal_scaffolding_level', 'name_skills_with_llm', 'open_judge', 'open_teacher', 'operation_skill', 'outcomes', 'read_judge_reply', 'read_judge_score', 'read_rewritten_question', 'read_segments', 'read_step_answers', 'rejudge_run', 'skill_map_table', 'skill_summary', 'template_variants', 'usage_by_option']

@@ -1,0 +1,24 @@
+"""TODO: the face of pipeline."""
+
+from __future__ import annotations
+
+from ._params import (
+    NOTEBOOKS,
+    RUNNER_PARAMETERS,
+    STAGES,
+    check_params,
+    declared_parameters,
+    load_params,
+    notebook_parameters,
+)
+from ._runner import (
+    StageFailed,
+    forget_stage,
+    kernel_for_this_python,
+    main,
+    preflight,
+    run_pipeline,
+    shared_kernel,
+)
+
+__all__ = ['NOTEBOOKS', 'RUNNER_PARAMETERS', 'STAGES', 'StageFailed', 'check_params', 'declared_parameters', 'forget_stage', 'kernel_for_this_python', 'load_params', 'main', 'notebook_parameters', 'preflight', 'run_pipeline', 'shared_kernel']

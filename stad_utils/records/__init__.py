@@ -1,0 +1,63 @@
+"""TODO: the face of records."""
+
+from __future__ import annotations
+
+from ._examples import SAVED_RUN, open_run
+from ._files import (
+    DiskFull,
+    RunLocked,
+    exclusive_run,
+    is_disk_full,
+    read_json_or_rebuild,
+    remove_partial_files,
+    set_aside,
+    write_atomic,
+    write_json_atomic,
+)
+from ._log import (
+    OUTCOME_KEY,
+    VERDICT_KEY,
+    is_error,
+    is_undecided,
+    judged_outcome,
+    latest_records,
+    latest_verdicts,
+    verdict_store,
+)
+from ._records import (
+    UNMAPPED,
+    AnswerFormat,
+    Decomposition,
+    DropCode,
+    JudgeOutcome,
+    Ladder,
+    LadderPolicy,
+    LevelCheck,
+    Outcome,
+    Step,
+    StepSkill,
+    Task,
+    VariantKind,
+    Verdict,
+    check_policy,
+    clock,
+    drop_code_of,
+    evaluation_items,
+)
+from ._secrets import configured_secrets, mask_secrets
+from ._store import (
+    PROGRESS_LOG,
+    RESULTS,
+    RecordError,
+    RecordFile,
+    RunPaths,
+    collect_records,
+    collector_paused,
+    file_stamp,
+    parse_record,
+    read_records,
+    read_usage,
+    record_usage,
+)
+
+__all__ = ['RESULTS', 'is_undecided', 'verdict_store', 'AnswerFormat', 'Decomposition', 'DiskFull', 'DropCode', 'JudgeOutcome', 'Ladder', 'LadderPolicy', 'LevelCheck', 'OUTCOME_KEY', 'PROGRESS_LOG', 'Outcome', 'RecordError', 'RecordFile', 'RunLocked', 'RunPaths', 'SAVED_RUN', 'Step', 'StepSkill', 'Task', 'UNMAPPED', 'VERDICT_KEY', 'VariantKind', 'Verdict', 'check_policy', 'clock', 'collect_records', 'collector_paused', 'configured_secrets', 'drop_code_of', 'evaluation_items', 'exclusive_run', 'file_stamp', 'is_disk_full', 'is_error', 'judged_outcome', 'latest_records', 'latest_verdicts', 'mask_secrets', 'open_run', 'parse_record', 'read_json_or_rebuild', 'read_records', 'read_usage', 'record_usage', 'remove_partial_files', 'set_aside', 'write_atomic', 'write_json_atomic']

@@ -1,0 +1,13 @@
+"""TODO: the face of report.figures."""
+
+from __future__ import annotations
+
+from ._compare import comparison_figures
+from ._diagnosis import plot_diagnosis
+from ._method import plot_method_ladder, teaching_ladder
+from ._model import analysis_figures, plot_k_shares, plot_k_stability
+from ._power import plot_power
+from ._skills import plot_skill_shares
+from ._style import MAX_SHOWN, readable
+
+__all__ = ['MAX_SHOWN', 'analysis_figures', 'comparison_figures', 'plot_diagnosis', 'plot_k_shares', 'plot_k_stability', 'plot_method_ladder', 'plot_power', 'plot_skill_shares', 'readable', 'teaching_ladder']

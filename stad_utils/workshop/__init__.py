@@ -1,0 +1,15 @@
+"""TODO: the face of workshop."""
+
+from __future__ import annotations
+
+from ._runs import (
+    MARKER,
+    exercise_ladders,
+    headlines_markdown,
+    how_often_found,
+    matching_penalty,
+    run_simulated,
+    simulated_target,
+)
+
+__all__ = ['MARKER', 'exercise_ladders', 'headlines_markdown', 'how_often_found', 'matching_penalty', 'run_simulated', 'simulated_target']
