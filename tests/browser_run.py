@@ -2,16 +2,9 @@
 error, an undecided verdict, a truncated reply, a non-monotonic curve, a re-asked error and three
 disagreements."""
 
-import shutil
-import subprocess
-import sys
 from pathlib import Path
-import nbformat
-import pandas as pd
-import pytest
+
 from stad_utils.records import Ladder, Outcome, RecordFile, RunPaths, Step, StepSkill, Task, Verdict
-from stad_utils.report import write_html_report
-from stad_utils.report.browser import (
 
 QWEN, GRANITE = "qwen-7b", "granite-8b"
 

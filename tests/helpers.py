@@ -9,7 +9,6 @@ import pytest
 from stad_utils.method import gsm8k_solution_steps
 from stad_utils.records import Ladder, Step, Task, Verdict
 
-
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 FIXTURES = TESTS / "fixtures"

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from check_site import outside_resources  # noqa: E402
-from helpers import ROOT
 
 pytestmark = pytest.mark.docs
 NOTEBOOKS = sorted(path.stem for path in (ROOT / "notebooks").glob("0*.ipynb"))

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import FIXTURES, ROOT
 
 from stad_utils.records import SAVED_RUN
-from helpers import ROOT, FIXTURES
 
 GOLDEN = FIXTURES / "golden_outputs.json.gz"
 

@@ -7,9 +7,10 @@ from ._client import TRACE_PROBE, TRACE_PROBE_TOKENS, EndpointUnavailable, Model
 from ._endpoint import EndpointConfig, endpoint_config
 from ._extras import INSTALL_HINTS, MissingExtra, require
 from ._monitor import ErrorBudgetExceeded, ProgressLog, check_error_budget, follow
+from ._planted import Simulation
 from ._replies import ChatResult, from_cache, read_completion, storable
 from ._serving import open_client
-from ._simulated import SimulatedTarget, Simulation, expected_accuracy, matching_penalty, record_name
+from ._simulated import SimulatedTarget, expected_accuracy, matching_penalty, record_name
 from ._structured import (
     RAN_OUT_WHILE_REASONING,
     Failure,

@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ._planted import Simulation
 from ._replies import ReasoningConfig
-from ._simulated import Simulation
 
 Messages = list[dict[str, str]]
 

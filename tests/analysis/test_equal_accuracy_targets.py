@@ -6,16 +6,15 @@ on the runs' tasks by the simulation's model, and a seeded run at 30 and at 200 
 within their intervals.
 """
 
-from pathlib import Path
 
 import pytest
 import yaml
+from helpers import ROOT
 from statsmodels.stats.proportion import proportion_confint
 
 from stad_utils.models import EndpointConfig, SimulatedTarget, Simulation, expected_accuracy, matching_penalty
 from stad_utils.records import Ladder
 from stad_utils.tasks import generate_tasks
-from helpers import ROOT
 
 PARAMS = ROOT / "params"
 RUNS = ("quickstart.yaml", "workshop.yaml")

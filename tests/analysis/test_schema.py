@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
+from helpers import ROOT
 from pydantic import ValidationError
 
 from stad_utils.analysis import SCHEMA_VERSION, SCHEMAS, Comparison, RunSummary, json_schema
-from helpers import ROOT
 
 GOLDEN = ROOT / "tests" / "fixtures" / "golden_outputs.json.gz"
 FILES = {"summary": "summary.json", "comparison": "comparison.json"}

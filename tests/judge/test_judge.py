@@ -10,14 +10,13 @@ import importlib
 import json
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from helpers import FIXTURES
 
 from stad_utils.judge import JUDGE_VERSION, JudgeItem, Judgement, extract_answer, infer_format, judge_answers
 from stad_utils.judge import _extract as reader
 from stad_utils.judge import _values as values
-from helpers import FIXTURES
 
 READER_CASES = json.loads((FIXTURES / "judge_reader_cases.json").read_text())
 VALUE_CASES = json.loads((FIXTURES / "judge_value_cases.json").read_text())

@@ -9,14 +9,13 @@ replies, and at most 1% of the replies labelled correct called wrong (or no answ
 """
 
 import sys
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from judge_report import judge_rows, load_labelled, math_verify_alone_frame, trust_table  # noqa: E402
-from helpers import ROOT
 
 
 @pytest.fixture(scope="module")

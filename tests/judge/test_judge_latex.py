@@ -7,16 +7,15 @@ the named readers of MATH's kinds of answer are tabled with real MATH gold answe
 """
 
 import json
-from pathlib import Path
 
 import pytest
+from helpers import FIXTURES
 
 from stad_utils.judge import JudgeItem, judge_answers
 from stad_utils.judge import _cascade as cascade
 from stad_utils.judge import _extract as reader
 from stad_utils.judge import _latex as latex
 from stad_utils.judge import _numbers as numbers
-from helpers import FIXTURES
 
 TABLES = json.loads((FIXTURES / "judge_math_readers.json").read_text(encoding="utf-8"))
 

@@ -2,14 +2,13 @@
 
 import json
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from helpers import FIXTURES, ROOT
 
 from stad_utils.judge import MAX_CANDIDATE_CHARS, JudgeItem, LLMJudge, judge_answers
 from stad_utils.models import ChatResult
-from helpers import ROOT, FIXTURES
 
 
 class ScriptedJudgeClient:

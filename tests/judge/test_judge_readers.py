@@ -5,14 +5,13 @@ labelled set and the examples the issue quotes; expected readings are what a car
 """
 
 import json
-from pathlib import Path
 
 import pytest
+from helpers import FIXTURES
 
 from stad_utils.judge import JudgeItem, judge_answers
 from stad_utils.judge import _numbers as numbers
 from stad_utils.judge import _values as values
-from helpers import FIXTURES
 
 TABLES = json.loads((FIXTURES / "judge_number_readers.json").read_text(encoding="utf-8"))
 

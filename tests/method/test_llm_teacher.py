@@ -2,7 +2,6 @@
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from helpers import FIXTURES, REASK, SEGMENT, role_of, scripted_gsm8k_roles

@@ -6,10 +6,10 @@ official constant names and placeholders (none of the authors' text), and raises
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
+from helpers import FIXTURES, ROOT
 from scripted_server import ScriptedServer
 
 from stad_utils.method import (
@@ -31,7 +31,6 @@ from stad_utils.method import (
 )
 from stad_utils.pipeline import check_params
 from stad_utils.tasks import load_tasks
-from helpers import ROOT, FIXTURES
 
 OFFICIAL = FIXTURES / "official"
 CHECKOUT = OFFICIAL / "checkout"

@@ -2,10 +2,10 @@
 
 import re
 from collections import Counter
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
+from helpers import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
@@ -24,7 +24,6 @@ from stad_utils.method import (
 from stad_utils.records import Ladder, Step, StepSkill
 from stad_utils.report import plot_skill_shares
 from stad_utils.tasks import generate_tasks, load_tasks
-from helpers import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from helpers import ROOT
 from packaging.requirements import Requirement
 
 from stad_utils.models import LLAMA_CPP_VERSION, PORTABLE_X86_64_FLAGS, cmake_args, wheel_folder
 from stad_utils.models.embedded import build as embedded_build
-from helpers import ROOT
 
 PYPROJECT = ROOT / "pyproject.toml"
 

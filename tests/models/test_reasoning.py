@@ -7,9 +7,9 @@ the answer only; a reply cut off while thinking is a truncated ``no_answer``, ne
 import json
 import re
 import sqlite3
-from pathlib import Path
 
 import pytest
+from helpers import FIXTURES, ROOT
 from reasoning_shapes import REASONING_TOKENS, SHAPES, answering, completion
 from scripted_server import Raw, ScriptedServer
 from test_vllm_client import vllm_client  # noqa: F401  (the stand-in engine, a fixture)
@@ -32,7 +32,6 @@ from stad_utils.models import (
 from stad_utils.pipeline import preflight
 from stad_utils.records import Ladder, Step, Task, Verdict, read_records
 from stad_utils.report import usage_table
-from helpers import ROOT, FIXTURES
 
 ANSWER, TRACE = "The answer is 5.", "First 2 + 3 = 5. Hmm, or is it 7?"
 

@@ -127,21 +127,3 @@ def test_the_judge_reads_every_simulated_reply_as_the_simulation_decided(tmp_pat
     assert by_task(judged) == by_task(direct)
     assert len(judged.outcomes) == 40 and all(o.placebo for o in judged.outcomes if o.n_steps > 1)
     assert 0 < np.mean([o.k == 0 for o in judged.outcomes]) < 1
-
-
-def test_the_client_the_simulation_and_the_stages_import_no_circle():
-    """Every import among them, at the top or inside a function: the simulated target is made by
-    `stad_utils.models._serving` like any other client, so none of them needs another lazily."""
-    import ast
-    from pathlib import Path
-
-    import stad_utils
-
-    package = Path(stad_utils.__file__).parent
-
-    def imported(module: str) -> set[str]:
-        tree = ast.parse((package / f"{module}.py").read_text())
-        return {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
-
-    assert imported("client").isdisjoint({"simulate", "stages", "serving"})
-    assert "stages" not in imported("simulate")

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import FIXTURES
 
 from stad_utils.official.__main__ import main
 from stad_utils.pipeline import check_params, load_params, run_pipeline
 from stad_utils.records import Outcome, RunPaths, read_records
-from helpers import FIXTURES
 
 OFFICIAL = FIXTURES / "official"
 STEM = "sample_final"

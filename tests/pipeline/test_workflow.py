@@ -3,10 +3,10 @@
 import json
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import yaml
+from helpers import ROOT
 from scripted_server import ScriptedServer
 
 from stad_utils.method import OracleTeacher, build_ladders, decompose, evaluate, evaluate_targets
@@ -14,7 +14,6 @@ from stad_utils.models import EndpointConfig, EndpointUnavailable, ModelClient, 
 from stad_utils.pipeline import check_params, load_params, main, run_pipeline
 from stad_utils.records import Verdict, read_records
 from stad_utils.tasks import generate_tasks
-from helpers import ROOT
 
 COMMITTED_PARAMS = sorted((ROOT / "params").rglob("*.yaml"))
 

@@ -6,7 +6,6 @@ The Chromium tests need Debian's ``chromium`` (``apt-get install chromium``) and
 package ``playwright`` (the dev extra); they fail, never skip, when either is missing.
 """
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,9 @@ from pathlib import Path
 import nbformat
 import pandas as pd
 import pytest
+from browser_run import GRANITE, QWEN, TASKS, make_ladder, make_verdicts, write_run
 
-from stad_utils.records import Ladder, Outcome, RecordFile, RunPaths, Step, StepSkill, Task, Verdict
+from stad_utils.records import RecordFile, RunPaths, Verdict
 from stad_utils.report import write_html_report
 from stad_utils.report.browser import (
     FLAGS,
@@ -26,8 +26,6 @@ from stad_utils.report.browser import (
     matching_tasks,
     write_browser,
 )
-
-from browser_run import GRANITE, QWEN, make_ladder, make_outcome, make_verdicts, write_run  # noqa: F401
 
 
 @pytest.fixture

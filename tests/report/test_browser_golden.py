@@ -18,10 +18,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from browser_cases import write_cases
+from helpers import FIXTURES
 
 from stad_utils.records import SAVED_RUN
 from stad_utils.report.browser import BrowserRecords, disagreements
-from helpers import FIXTURES
 
 GOLDEN = FIXTURES / "browser_golden.json.gz"
 

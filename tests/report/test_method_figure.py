@@ -1,11 +1,11 @@
 """The docs' method picture: one real ladder drawn from a run's records, with k and the bottleneck step marked."""
 
-from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from helpers import ROOT
 
 from stad_utils.records import (  # noqa: E402  # noqa: E402
     Ladder,
@@ -15,7 +15,6 @@ from stad_utils.records import (  # noqa: E402  # noqa: E402
     open_run,  # noqa: E402
 )
 from stad_utils.report import plot_method_ladder, teaching_ladder  # noqa: E402
-from helpers import ROOT
 
 
 def texts(figure) -> list[str]:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import chromium_path
 
 from stad_utils.pipeline import run_pipeline
 from stad_utils.records import Ladder, Outcome, RecordFile, RunPaths, Step, StepSkill, Task, Verdict
