@@ -24,7 +24,7 @@ the report shows, against the truth of each run (the planted accuracy of a skill
 other skills, the composition gap and accuracy as asked, the mean over the run's tasks of what
 the planted parameters give), by the n behind the interval; the coverage of 07's paired
 level-0 differences between two simulated targets on 5–90 tasks; the bottleneck rate by step
-position under a control (why it no longer leads: `stad_utils.analysis.definitions`); and the
+position under a control (why it no longer leads: `stad_utils.definitions`); and the
 quickstart's own planted target (multiplication 0.4, penalty 0.3) on its 30 generated tasks.
 
 Planted values differ from the quickstart's. Those marked "not designed for" were added after

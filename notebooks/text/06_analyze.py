@@ -44,7 +44,7 @@
 #   content** (scaffold *j* − placebo *j*).
 #
 # Every rate comes with a 95% interval and the number of tasks behind it. All definitions, in
-# one place: `stad_utils.analysis.definitions`.
+# one place: `stad_utils.definitions`.
 #
 # **Glossary: measures of composition** (one name and one sign each, in 06, 07, 08 and the figures; all terms: `docs/glossary.md`)
 #

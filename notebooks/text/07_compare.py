@@ -40,7 +40,7 @@
 # * validity checks on the variants (possible answer leakage, non-monotonic curves).
 #
 # The sentences, tables and checks are appended to `report.md` after 06's summary.
-# Definitions: `stad_utils.analysis.definitions`.
+# Definitions: `stad_utils.definitions`.
 
 # %% tags=["parameters"]
 run_dir: str = "../results/example"  # a run folder; "example" is the saved quickstart run shipped with stad_utils

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..definitions import BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNRESOLVED
 from ._claims import composition_gap, diagnose, flag_weak_skills, weak_skill_tests
 from ._compare import (
     PAIR_GAP_REFUSAL,
@@ -72,6 +73,5 @@ from ._wording import (
     undetermined_words,
     weakness_profile,
 )
-from .definitions import BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNRESOLVED
 
 __all__ = ['BOOTSTRAP_MIN_TASKS', 'Chain', 'Comparison', 'DROP_NAMES', 'Diagnosis', 'Estimate', 'Funnel', 'MIN_SUPPORT', 'ModelFrames', 'ModelSummary', 'NamedEstimate', 'PAIR_GAP_REFUSAL', 'PLANTED', 'PairComparison', 'RunSummary', 'SCHEMAS', 'SCHEMA_VERSION', 'UNRESOLVED', 'Undetermined', 'accuracy_scaffolded', 'accuracy_statement', 'answer_frame', 'bottleneck_attribution', 'compare_pair', 'compare_run', 'composition_comparison', 'composition_gap', 'diagnose', 'diagnosis_block', 'difference_words', 'estimate_composition_penalty', 'flag_weak_skills', 'funnel_words', 'help_from_content', 'isolated_answers', 'json_schema', 'k_order', 'k_shares', 'k_stability', 'minimal_detectable_difference', 'outcome_frame', 'p_text', 'p_words', 'pair_composition_gaps', 'paired_bootstrap', 'paired_difference_interval', 'paired_levels', 'paired_test', 'percent_text', 'points', 'policy_of', 'possible_leakage', 'power_curve', 'power_table', 'profile_matrices', 'profile_permutation_test', 'recovery', 'run_chain', 'run_funnel', 'run_truncation_table', 'share_estimates', 'share_words', 'simulated_label', 'skill_accuracy_comparison', 'skill_table', 'smallest_detectable_deficit', 'step_frame', 'success_by_level', 'summarize', 'summarize_run', 'task_funnel', 'tasks_needed', 'truncation_table', 'undetermined_counts', 'undetermined_words', 'validity_checks', 'weak_skill_tests', 'weakness_profile']

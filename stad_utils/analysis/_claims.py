@@ -2,7 +2,7 @@
 
 A sentence of the report names a weak skill, or says that a model fails to chain steps it
 can do alone, only when a test says so; every number it quotes carries its interval and n.
-The quantities are defined in `stad_utils.analysis.definitions` (section *Claims*); this module tests
+The quantities are defined in `stad_utils.definitions` (section *Claims*); this module tests
 them and computes the machine-readable ``diagnosis`` block of ``summary.json``, from which the
 report's sentences are written (`stad_utils.analysis._wording`). The intervals and tests themselves are
 in `stad_utils.analysis._stats`.
@@ -37,6 +37,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..definitions import ALPHA, MIN_SUPPORT
 from ..records import UNMAPPED, Ladder, Outcome
 from ._frames import isolated_answers, policy_of, whole_and_alone
 from ._stats import (
@@ -48,7 +49,6 @@ from ._stats import (
     share_estimates,
     smallest_detectable_deficit,
 )
-from .definitions import ALPHA, MIN_SUPPORT
 
 WEAK_SKILL_TEST = "Fisher exact, one-sided (isolated accuracy of a skill vs all other skills)"
 COMPOSITION_TEST = "McNemar exact, one-sided (whole task vs every step alone)"

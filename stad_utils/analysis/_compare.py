@@ -1,7 +1,7 @@
 """Two models on the same tasks: paired differences and tests, bottleneck profiles, pair gaps.
 
 The quantities (help needed, paired test, minimal detectable difference, skill profile, pair
-composition gap) are defined in `stad_utils.analysis.definitions`. Everything is paired over tasks:
+composition gap) are defined in `stad_utils.definitions`. Everything is paired over tasks:
 model A's and model B's answers to the same question are compared, and the tasks one model
 did not answer at a level are left out of that level's comparison (and counted). The
 statement of a comparison is written in `stad_utils.analysis._wording`, ``comparison.json`` assembled in
@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import wilcoxon
 
+from ..definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT
 from ..records import UNMAPPED, Outcome
 from ._claims import composition_gap
 from ._frames import ModelFrames, policy_of, task_rates, whole_and_alone
@@ -30,7 +31,6 @@ from ._stats import (
     paired_test,
     share_estimates,
 )
-from .definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT
 
 PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as asked"}
 """The population of paired levels ≥ 1 under each policy (see `analysis.LEVELS_ASKED`)."""

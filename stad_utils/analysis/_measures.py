@@ -1,6 +1,6 @@
 """What one model's outcomes say: accuracy per level, k, bottlenecks, skills alone and help from content.
 
-Every quantity is defined in `stad_utils.analysis.definitions`, with a worked example of the
+Every quantity is defined in `stad_utils.definitions`, with a worked example of the
 bottleneck step. In short: accuracy at a level is computed over the tasks answered at that
 level; k-based statistics over outcomes with a determined k, the undetermined ones counted
 beside them (errors, undecided, not asked); the bottleneck of a task is step k (the step whose
@@ -28,10 +28,10 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..definitions import MIN_SUPPORT, UNRESOLVED
 from ..records import Outcome
 from ._frames import answer_frame, outcome_frame, policy_of, step_frame, task_rates
 from ._stats import paired_bootstrap, share_estimates
-from .definitions import MIN_SUPPORT, UNRESOLVED
 
 LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks failed as asked"}
 """The population of levels ≥ 1, isolated and placebo questions under each policy."""

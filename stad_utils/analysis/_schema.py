@@ -3,7 +3,7 @@
 `RunSummary` is ``summary.json`` (06_analyze), `Comparison` is ``comparison.json`` (07_compare).
 `stad_utils.analysis._summary` assembles them and validates them here; the report, the words and the
 notebooks read them by attribute (``summary.models[name].diagnosis.headline``). Every quantity is
-defined in `stad_utils.analysis.definitions`.
+defined in `stad_utils.definitions`.
 
 Each file carries ``schema_version`` (`SCHEMA_VERSION`); a file written before the field existed
 has the same content and loads as version 1. A change of what a file holds raises the version

@@ -22,7 +22,7 @@ from scipy.optimize import brentq
 from scipy.stats import binomtest, hypergeom, norm, wilcoxon
 from statsmodels.stats.proportion import proportion_confint
 
-from .definitions import ALPHA, CONFIDENCE, POWER
+from ..definitions import ALPHA, CONFIDENCE, POWER
 
 
 def share_estimates(successes, n, *, confidence: float = CONFIDENCE) -> pd.DataFrame:

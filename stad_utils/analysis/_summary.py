@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..definitions import ALPHA, MIN_SUPPORT
 from ..method import k_distribution
 from ..records import Ladder, Outcome
 from ._claims import diagnose
@@ -38,7 +39,6 @@ from ._schema import SCHEMA_VERSION, Comparison, Diagnosis, ModelSummary, PairCo
 from ._stats import estimate, share_estimates
 from ._validity import validity_checks
 from ._wording import POLICY_NOTES, comparison_statement, headline, truncation_words, weakness_profile
-from .definitions import ALPHA, MIN_SUPPORT
 
 
 def diagnosis_block(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha: float = ALPHA,

@@ -9,6 +9,7 @@ assembles (by attribute, as `stad_utils.analysis._schema` describes them) and co
 
 from __future__ import annotations
 
+from ..definitions import ALPHA, MIN_SUPPORT, UNRESOLVED
 from ._schema import (
     Diagnosis,
     Estimate,
@@ -21,7 +22,6 @@ from ._schema import (
     TruncationRow,
     Undetermined,
 )
-from .definitions import ALPHA, MIN_SUPPORT, UNRESOLVED
 
 POLICY_NOTES = {
     "full": [],

@@ -1,7 +1,7 @@
 """From verdicts to each task's success curve and its minimal scaffolding level k.
 
 The quantities (success curve, k, undetermined, non-monotonic) are defined in
-`stad_utils.analysis.definitions`; this module computes them per (task, model, sample).
+`stad_utils.definitions`; this module computes them per (task, model, sample).
 
 It also owns the rules by which every reader takes the logs, written once here and applied in SQL
 by `stad_utils.records.columnar`: the key of a verdict and of an outcome, the latest record of a key wins

@@ -104,7 +104,7 @@ def written_report(run: str, summary: RunSummary) -> str:
         parts.append(f"### Minimal scaffolding level k ({reasons})\n\n{markdown_table(pd.DataFrame(k_rows))}\n")
         if numbers.bottlenecks:
             parts.append("### Bottlenecks (descriptive: step k's skill depends on where the skill stands in its "
-                         f"tasks, see `stad_utils.analysis.definitions`)\n\n"
+                         f"tasks, see `stad_utils.definitions`)\n\n"
                          f"{markdown_table(bottleneck_report_table(numbers))}\n")
         skills = skill_report_table(numbers)
         parts.append(f"### Skills with at least {numbers.min_support} occurrences\n\n"

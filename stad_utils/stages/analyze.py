@@ -39,7 +39,7 @@ class Result(StageResult):
     diagnosis_figures: dict = field(default_factory=dict)
     """Per model, the evidence of its diagnosis (`stad_utils.report.figures.plot_diagnosis`), as report.html shows it."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.analysis.usage_table`)."""
+    """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.report.usage_table`)."""
 
 
 def run(paths: RunPaths, params: Params | None = None) -> Result:

@@ -27,7 +27,7 @@ UNPORTABLE_FEATURES = ("AVX512", "AMX_INT8", "AMX_BF16", "AMX")
 _ONE_COMPLETION = """
 import json, sys, time
 from llama_cpp import Llama, llama_print_system_info
-from stad_utils.models._serving import embedded_model_path
+from stad_utils.models import embedded_model_path
 model = Llama(str(embedded_model_path()), n_ctx=256, n_threads=1, verbose=False, seed=0)
 started = time.perf_counter()
 reply = model.create_chat_completion([{"role": "user", "content": "What is 2 + 3?"}], max_tokens=16,
