@@ -1,4 +1,12 @@
-"""TODO: the face of analysis."""
+"""What the outcomes say, each claim tested: statistics, measures, claims, comparisons, words, summary.json.
+
+From the bottom up: ``_stats`` (every interval and test, once) and ``_schema`` (what summary.json
+and comparison.json hold); ``_frames`` (the tables every measure is computed from); ``_measures``
+(accuracy per level, k, bottlenecks, skills), ``_claims`` (the tested claims a sentence may
+make), ``_funnel`` and ``_validity``; ``_compare`` (two models on the same tasks); ``_wording``
+(every sentence); ``_summary`` (summary.json and comparison.json); ``_validation`` (does the
+diagnosis find a planted weakness). Every quantity is defined in `stad_utils.definitions`.
+"""
 
 from __future__ import annotations
 
@@ -74,4 +82,19 @@ from ._wording import (
     weakness_profile,
 )
 
-__all__ = ['BOOTSTRAP_MIN_TASKS', 'Chain', 'Comparison', 'DROP_NAMES', 'Diagnosis', 'Estimate', 'Funnel', 'MIN_SUPPORT', 'ModelFrames', 'ModelSummary', 'NamedEstimate', 'PAIR_GAP_REFUSAL', 'PLANTED', 'PairComparison', 'RunSummary', 'SCHEMAS', 'SCHEMA_VERSION', 'UNRESOLVED', 'Undetermined', 'accuracy_scaffolded', 'accuracy_statement', 'answer_frame', 'bottleneck_attribution', 'compare_pair', 'compare_run', 'composition_comparison', 'composition_gap', 'diagnose', 'diagnosis_block', 'difference_words', 'estimate_composition_penalty', 'flag_weak_skills', 'funnel_words', 'help_from_content', 'isolated_answers', 'json_schema', 'k_order', 'k_shares', 'k_stability', 'minimal_detectable_difference', 'outcome_frame', 'p_text', 'p_words', 'pair_composition_gaps', 'paired_bootstrap', 'paired_difference_interval', 'paired_levels', 'paired_test', 'percent_text', 'points', 'policy_of', 'possible_leakage', 'power_curve', 'power_table', 'profile_matrices', 'profile_permutation_test', 'recovery', 'run_chain', 'run_funnel', 'run_truncation_table', 'share_estimates', 'share_words', 'simulated_label', 'skill_accuracy_comparison', 'skill_table', 'smallest_detectable_deficit', 'step_frame', 'success_by_level', 'summarize', 'summarize_run', 'task_funnel', 'tasks_needed', 'truncation_table', 'undetermined_counts', 'undetermined_words', 'validity_checks', 'weak_skill_tests', 'weakness_profile']
+__all__ = [
+    "BOOTSTRAP_MIN_TASKS", "Chain", "Comparison", "DROP_NAMES", "Diagnosis", "Estimate", "Funnel", "MIN_SUPPORT",
+    "ModelFrames", "ModelSummary", "NamedEstimate", "PAIR_GAP_REFUSAL", "PLANTED", "PairComparison", "RunSummary",
+    "SCHEMAS", "SCHEMA_VERSION", "UNRESOLVED", "Undetermined", "accuracy_scaffolded", "accuracy_statement",
+    "answer_frame", "bottleneck_attribution", "compare_pair", "compare_run", "composition_comparison",
+    "composition_gap", "diagnose", "diagnosis_block", "difference_words", "estimate_composition_penalty",
+    "flag_weak_skills", "funnel_words", "help_from_content", "isolated_answers", "json_schema", "k_order",
+    "k_shares", "k_stability", "minimal_detectable_difference", "outcome_frame", "p_text", "p_words",
+    "pair_composition_gaps", "paired_bootstrap", "paired_difference_interval", "paired_levels", "paired_test",
+    "percent_text", "points", "policy_of", "possible_leakage", "power_curve", "power_table", "profile_matrices",
+    "profile_permutation_test", "recovery", "run_chain", "run_funnel", "run_truncation_table", "share_estimates",
+    "share_words", "simulated_label", "skill_accuracy_comparison", "skill_table", "smallest_detectable_deficit",
+    "step_frame", "success_by_level", "summarize", "summarize_run", "task_funnel", "tasks_needed",
+    "truncation_table", "undetermined_counts", "undetermined_words", "validity_checks", "weak_skill_tests",
+    "weakness_profile",
+]

@@ -213,7 +213,7 @@ class ModelSummary(Record):
 
 
 class Funnel(Record):
-    """Tasks loaded → consistent → verified → evaluated, and the tasks dropped per reason (`stad_utils.analysis._funnel`)."""
+    """Tasks loaded → consistent → verified → evaluated, and the tasks dropped per reason (`task_funnel`)."""
 
     loaded: int
     consistent: int

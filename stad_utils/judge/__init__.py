@@ -29,7 +29,7 @@ from ._values import (
     years_in,
 )
 
-__all__ = ['MAX_CANDIDATE_CHARS', 
+__all__ = ['MAX_CANDIDATE_CHARS',
     "JUDGE_VERSION", "Commitment", "JudgeItem", "JudgeTemplate", "Judgement", "LLMJudge", "LLMJudgeFn", "Reading",
     "calendar_dates_in", "clocks_in", "durations_in", "extract_answer", "infer_format", "judge_answers",
     "judge_version", "kind_for", "last_boxed", "lists_in", "numbers_in", "parse_number", "read_reply", "years_in",

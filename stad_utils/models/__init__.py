@@ -1,4 +1,14 @@
-"""TODO: the face of models."""
+"""One way to talk to every model: endpoints, the client, its cache and retries, and what serves a model.
+
+``_endpoint`` is an endpoint's settings (`EndpointConfig`); ``_client`` the OpenAI-compatible
+client (`ModelClient`) with bounded concurrency, ``_cache`` its response cache, ``_retry`` which
+failures it retries; ``_replies`` reads a completion and keeps a reasoning trace apart from the
+answer; ``_structured`` asks for JSON through Jinja2 prompts; ``_serving`` opens the client of
+an endpoint (`open_client`); ``embedded`` serves the embedded model with llama.cpp, ``_vllm``
+runs vLLM in-process; ``_planted`` and ``_simulated`` are the simulated target with planted
+weaknesses; ``_monitor`` the runner's progress lines and error budget; ``_extras`` names the
+pip extra a missing module belongs to.
+"""
 
 from __future__ import annotations
 
@@ -39,4 +49,14 @@ from .embedded import (
     wheel_folder,
 )
 
-__all__ = ['ChatResult', 'EmbeddedModelBroken', 'EmbeddedServerDied', 'EndpointConfig', 'EndpointUnavailable', 'ErrorBudgetExceeded', 'Failure', 'INSTALL_HINTS', 'LLAMA_CPP_VERSION', 'MicroBatcher', 'MissingExtra', 'ModelClient', 'PORTABLE_X86_64_FLAGS', 'ProgressLog', 'RAN_OUT_WHILE_REASONING', 'ResponseCache', 'SimulatedTarget', 'Simulation', 'TRACE_PROBE', 'TRACE_PROBE_TOKENS', 'Unavailable', 'Unusable', 'VLLMEngineClient', 'ask_json', 'chat_to_an_answer', 'check_error_budget', 'cmake_args', 'compiled_features', 'embedded_model_path', 'endpoint_config', 'expected_accuracy', 'explain_exit', 'follow', 'free_port', 'from_cache', 'literal_value', 'llama_server', 'llama_servers', 'matching_penalty', 'open_client', 'read_completion', 'record_name', 'render', 'require', 'response_format', 'smoke_test', 'storable', 'wheel_folder']
+__all__ = [
+    "ChatResult", "EmbeddedModelBroken", "EmbeddedServerDied", "EndpointConfig", "EndpointUnavailable",
+    "ErrorBudgetExceeded", "Failure", "INSTALL_HINTS", "LLAMA_CPP_VERSION", "MicroBatcher", "MissingExtra",
+    "ModelClient", "PORTABLE_X86_64_FLAGS", "ProgressLog", "RAN_OUT_WHILE_REASONING", "ResponseCache",
+    "SimulatedTarget", "Simulation", "TRACE_PROBE", "TRACE_PROBE_TOKENS", "Unavailable", "Unusable",
+    "VLLMEngineClient", "ask_json", "chat_to_an_answer", "check_error_budget", "cmake_args", "compiled_features",
+    "embedded_model_path", "endpoint_config", "expected_accuracy", "explain_exit", "follow", "free_port",
+    "from_cache", "literal_value", "llama_server", "llama_servers", "matching_penalty", "open_client",
+    "read_completion", "record_name", "render", "require", "response_format", "smoke_test", "storable",
+    "wheel_folder",
+]

@@ -80,7 +80,7 @@ from ._release import RELEASE_FILES, load_release, release_task
 from ._rows import MODELLED, Imported, from_row, identity, official_score, task_id_for, to_row
 from ._run import Chain, ImportReport, chain_files, export_run, import_chain, read_chain
 
-__all__ = ['MODELLED', 'RELEASE_FILES', 'load_release', 'release_task', 
+__all__ = ['MODELLED', 'RELEASE_FILES', 'load_release', 'release_task',
     "ANSWER", "CATEGORY", "CHAIN", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE", "EVALUATION",
     "EVALUATION_SCORE", "FINAL", "GENERATION", "ID", "KINDS", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "QUESTION",
     "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING",

@@ -20,7 +20,7 @@ AnswerFormat = Literal["number", "clock", "duration", "date", "latex", "list", "
 """How a gold answer is written, which decides how the judge compares it."""
 
 VariantKind = Literal["original", "scaffold", "isolated", "placebo"]
-"""``placebo`` j: as long as scaffold j, stating j true but useless facts (a control, see `stad_utils.method._placebo`)."""
+"""``placebo`` j: as long as scaffold j, stating j true but useless facts (a control for the content of a scaffold)."""
 
 JudgeOutcome = Literal["correct", "wrong", "undecided", "no_answer", "error"]
 """What the judge made of one reply.

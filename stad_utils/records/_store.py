@@ -261,7 +261,7 @@ class RunPaths:
         self.validation = self.root / "validation"  # 08_validate: its simulated chain, power curve and findings
         self.notebooks = self.root / "notebooks"
         self.logs = self.root / "logs"  # the embedded servers' logs, and the progress lines the runner prints
-        self.progress = self.logs / PROGRESS_LOG  # what the runner prints while a stage runs (`stad_utils.models.ProgressLog`)
+        self.progress = self.logs / PROGRESS_LOG  # what the runner prints while a stage runs
 
 
 def record_usage(paths: RunPaths, stage: str, clients: dict[str, object]) -> dict:

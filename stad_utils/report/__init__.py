@@ -1,4 +1,10 @@
-"""TODO: the face of report."""
+"""What a reader sees: report.md, the figures, report.html and the failure browser.
+
+``_markdown`` writes report.md, ``_costs`` the usage table, ``figures`` draws (for a
+projector), ``_html`` writes report.html, ``browser`` is the failure browser (a page section and
+a JupyterLab widget), ``view`` serves it locally (``python -m stad_utils.report.view RUN``);
+``_tables`` are the small tables the first notebooks end with.
+"""
 
 from __future__ import annotations
 
@@ -21,4 +27,9 @@ from .figures import (
     teaching_ladder,
 )
 
-__all__ = ['MAX_SHOWN', 'analysis_figures', 'comparison_figures', 'comparison_report', 'comparison_table', 'decomposition_table', 'ladder_table', 'markdown_text', 'model_entry', 'plot_diagnosis', 'plot_k_shares', 'plot_k_stability', 'plot_method_ladder', 'plot_power', 'plot_skill_shares', 'readable', 'sanitise', 'task_table', 'teaching_ladder', 'usage_report', 'usage_table', 'write_html_report', 'written_report']
+__all__ = [
+    "MAX_SHOWN", "analysis_figures", "comparison_figures", "comparison_report", "comparison_table",
+    "decomposition_table", "ladder_table", "markdown_text", "model_entry", "plot_diagnosis", "plot_k_shares",
+    "plot_k_stability", "plot_method_ladder", "plot_power", "plot_skill_shares", "readable", "sanitise",
+    "task_table", "teaching_ladder", "usage_report", "usage_table", "write_html_report", "written_report",
+]

@@ -37,7 +37,7 @@ class Result(StageResult):
     figures: dict = field(default_factory=dict)
     """The figures written to ``figures/``, by file name."""
     diagnosis_figures: dict = field(default_factory=dict)
-    """Per model, the evidence of its diagnosis (`stad_utils.report.figures.plot_diagnosis`), as report.html shows it."""
+    """Per model, the evidence of its diagnosis (`plot_diagnosis`), as report.html shows it."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.report.usage_table`)."""
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 from ..official import load_release, read_official
-from ..records import Task, clock
+from ..records import Task
 from ._benchmarks import BENCHMARKS, load_benchmark, strip_format_instruction, tot_gold
 from ._generator import FAMILIES, generate_tasks
 
-__all__ = ['strip_format_instruction', 'tot_gold', "BENCHMARKS", "FAMILIES", "clock", "generate_tasks", "load_benchmark", "load_tasks", "sample"]
+__all__ = ["BENCHMARKS", "FAMILIES", "generate_tasks", "load_benchmark", "load_tasks", "sample",
+           "strip_format_instruction", "tot_gold"]
 
 
 def sample(tasks: list[Task], n_tasks: int | None, seed: int) -> list[Task]:

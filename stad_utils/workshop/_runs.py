@@ -152,7 +152,7 @@ class WorkshopRun:
         return accuracy_statement(self.comparison.comparisons[0])
 
     def penalty_fit(self, model: str | None = None) -> dict:
-        """The composition penalty estimated from one model's outcomes (`stad_utils.analysis._validation`), to set beside
+        """The composition penalty estimated from one model's outcomes (`estimate_composition_penalty`), to set beside
         the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used).
         """
         from ..analysis import estimate_composition_penalty

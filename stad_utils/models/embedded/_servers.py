@@ -25,7 +25,7 @@ from .._extras import require
 from .._monitor import tell_console
 from .._replies import ChatResult
 
-ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path: see `stad_utils.models.embedded._orphan_guard`
+ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path, as a script
 
 
 def embedded_model_path() -> Path:

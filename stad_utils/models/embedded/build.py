@@ -111,7 +111,8 @@ def install(folder: Path, version: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: build and install the llama.cpp wheel for this machine, then check it; the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m stad_utils.models.embedded.build", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m stad_utils.models.embedded.build",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--llama-cpp-version", default=LLAMA_CPP_VERSION,
                         help="the llama-cpp-python release to build (default: %(default)s, the one tested)")
     version = parser.parse_args(argv).llama_cpp_version

@@ -1,4 +1,9 @@
-"""TODO: the face of report.figures."""
+"""The figures, for a projector: large labels, one message each, intervals and counts on every rate.
+
+``_style`` is what they share; ``_model`` draws one run's models, ``_compare`` two or more on the
+same tasks, ``_diagnosis`` the evidence beside each model's diagnosis, ``_method`` the method in
+one picture, ``_skills`` the skill map, ``_power`` 08's power curve.
+"""
 
 from __future__ import annotations
 
@@ -10,4 +15,7 @@ from ._power import plot_power
 from ._skills import plot_skill_shares
 from ._style import MAX_SHOWN, readable
 
-__all__ = ['MAX_SHOWN', 'analysis_figures', 'comparison_figures', 'plot_diagnosis', 'plot_k_shares', 'plot_k_stability', 'plot_method_ladder', 'plot_power', 'plot_skill_shares', 'readable', 'teaching_ladder']
+__all__ = [
+    "MAX_SHOWN", "analysis_figures", "comparison_figures", "plot_diagnosis", "plot_k_shares", "plot_k_stability",
+    "plot_method_ladder", "plot_power", "plot_skill_shares", "readable", "teaching_ladder",
+]
