@@ -11,9 +11,11 @@ diagnosis find a planted weakness). Every quantity is defined in `stad_utils.def
 from __future__ import annotations
 
 from ..definitions import BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNRESOLVED
-from ._claims import composition_gap, diagnose, flag_weak_skills, weak_skill_tests
+from ._claims import CompositionGap, composition_gap, diagnose, flag_weak_skills, weak_skill_tests
 from ._compare import (
     PAIR_GAP_REFUSAL,
+    ComparisonTables,
+    comparison_tables,
     composition_comparison,
     pair_composition_gaps,
     paired_levels,
@@ -21,15 +23,25 @@ from ._compare import (
     profile_permutation_test,
     skill_accuracy_comparison,
 )
-from ._frames import ModelFrames, answer_frame, isolated_answers, outcome_frame, policy_of, step_frame
+from ._frames import (
+    ModelFrames,
+    OutcomeFrames,
+    answer_frame,
+    as_frames,
+    isolated_answers,
+    outcome_frame,
+    policy_of,
+    step_frame,
+)
 from ._funnel import DROP_NAMES, run_funnel, run_truncation_table, task_funnel, truncation_table
 from ._measures import (
+    ModelMeasures,
     accuracy_scaffolded,
     bottleneck_attribution,
     help_from_content,
-    k_order,
     k_shares,
     k_stability,
+    measure,
     skill_table,
     success_by_level,
     undetermined_counts,
@@ -56,10 +68,21 @@ from ._stats import (
     share_estimates,
     smallest_detectable_deficit,
 )
-from ._summary import compare_pair, compare_run, diagnosis_block, summarize, summarize_run
+from ._summary import (
+    RunAnalysis,
+    analyze_run,
+    compare_pair,
+    compare_run,
+    diagnosis_block,
+    model_summary,
+    summarize,
+    summarize_run,
+)
 from ._validation import (
     PLANTED,
     Chain,
+    PenaltyFit,
+    Recovery,
     estimate_composition_penalty,
     power_curve,
     power_table,
@@ -83,6 +106,10 @@ from ._wording import (
 )
 
 __all__ = [
+    "PenaltyFit", "Recovery",
+    "ComparisonTables", "comparison_tables",
+    "CompositionGap", "ModelMeasures", "OutcomeFrames", "RunAnalysis", "analyze_run", "as_frames", "measure",
+    "model_summary",
     "BOOTSTRAP_MIN_TASKS", "Chain", "Comparison", "DROP_NAMES", "Diagnosis", "Estimate", "Funnel", "MIN_SUPPORT",
     "ModelFrames", "ModelSummary", "NamedEstimate", "PAIR_GAP_REFUSAL", "PLANTED", "PairComparison", "RunSummary",
     "SCHEMAS", "SCHEMA_VERSION", "UNRESOLVED", "Undetermined", "accuracy_scaffolded", "accuracy_statement",

@@ -33,15 +33,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..definitions import ALPHA, MIN_SUPPORT
 from ..records import UNMAPPED, Ladder, Outcome
-from ._frames import isolated_answers, policy_of, whole_and_alone
+from ._frames import OutcomeFrames, as_frames, isolated_answers, whole_and_alone
+from ._schema import Diagnosis, Estimate, NamedEstimate, SkillEvidence, TestedSkill
 from ._stats import (
-    estimate,
     fisher_less,
     holm,
     mcnemar_exact,
@@ -58,19 +59,7 @@ COMPOSITION_GAP = "composition gap"
 """The one name of the composition measure 06 and 07 report (see `definitions`, Claims)."""
 
 
-
-
-
-
-
-
 # ------------------------------------------------------------------------------------------ evidence
-
-
-
-
-
-
 
 
 def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -> pd.DataFrame:
@@ -101,9 +90,7 @@ def weak_skill_tests(answers: pd.DataFrame, *, min_support: int = MIN_SUPPORT) -
     return table.sort_values(["p_value", "skill"], ignore_index=True)[columns]
 
 
-
-
-def composition_cells(items: Sequence[Outcome]) -> dict[str, float]:
+def composition_cells(items: Sequence[Outcome] | OutcomeFrames) -> dict[str, float]:
     """The paired 2 × 2 table of (whole task solved as asked) × (every step solved alone), over tasks.
 
     A task counts when level 0 and every isolated step are answered in some sample; with
@@ -119,7 +106,7 @@ def composition_cells(items: Sequence[Outcome]) -> dict[str, float]:
     {'both': 0.0, 'whole_only': 1.0, 'alone_only': 1.0, 'neither': 0.0, 'n': 2}
     """
     samples: dict[str, list[tuple[bool, bool]]] = {}
-    for o in items:
+    for o in as_frames(items).items:
         if (pair := whole_and_alone(o)) is not None:
             samples.setdefault(o.task_id, []).append(pair)
     cells = dict.fromkeys(("both", "whole_only", "alone_only", "neither"), 0.0)
@@ -130,13 +117,27 @@ def composition_cells(items: Sequence[Outcome]) -> dict[str, float]:
     return {**cells, "n": len(samples)}
 
 
-def composition_gap(items: Sequence[Outcome]) -> dict | None:
+@dataclass(frozen=True)
+class CompositionGap:
+    """One model's composition gap, its paired cells and its one-sided McNemar p (unadjusted).
+
+    ``estimate`` is the gap with its Newcombe interval over ``estimate.n`` tasks; ``whole`` and
+    ``alone`` the two success rates; ``fails_to_chain`` the tasks with every step right alone and
+    the whole wrong, ``chains_anyway`` the reverse; ``p_value`` is ``None`` without a task to test.
+    """
+
+    estimate: NamedEstimate
+    whole: float | None
+    alone: float | None
+    fails_to_chain: float
+    chains_anyway: float
+    p_value: float | None
+
+
+def composition_gap(items: Sequence[Outcome] | OutcomeFrames) -> CompositionGap | None:
     """The composition gap of one model with its Newcombe interval and one-sided McNemar p (unadjusted).
 
-    ``None`` under policy ``on_failure`` (the whole task is failed by selection). Keys
-    ``value``, ``ci95``, ``n`` (tasks), ``name``, ``whole`` and ``alone`` (the two success
-    rates), ``fails_to_chain`` (tasks with every step right alone and the whole wrong),
-    ``chains_anyway`` (the reverse) and ``p_value``.
+    ``None`` under policy ``on_failure`` (the whole task is failed by selection).
 
     Examples
     --------
@@ -144,21 +145,23 @@ def composition_gap(items: Sequence[Outcome]) -> dict | None:
     ...     return Outcome(task_id=task, model="m", source="s", n_steps=3, skills=["a"] * 3, curve=[whole, True, True],
     ...                    isolated=[True] * 3, k=0 if whole else 1, non_monotonic=False, n_errors=0)
     >>> gap = composition_gap([o(f"t{i}", i % 2 == 0) for i in range(20)])
-    >>> gap["value"], gap["n"], gap["fails_to_chain"], gap["p_value"] < 0.001
+    >>> gap.estimate.value, gap.estimate.n, gap.fails_to_chain, gap.p_value < 0.001
     (-0.5, 20, 10.0, True)
     """
-    if policy_of(items) == "on_failure":
+    frames = as_frames(items)
+    if frames.policy == "on_failure":
         return None
-    cells = composition_cells(items)
+    cells = composition_cells(frames)
     if not cells["n"]:
-        return {**estimate(math.nan, math.nan, math.nan, 0), "name": COMPOSITION_GAP, "whole": None, "alone": None,
-                "fails_to_chain": 0.0, "chains_anyway": 0.0, "p_value": None}
+        return CompositionGap(NamedEstimate.of(math.nan, math.nan, math.nan, 0, name=COMPOSITION_GAP), None, None,
+                              0.0, 0.0, None)
     n = cells["n"]
     low, high = paired_difference_interval(cells["both"], cells["whole_only"], cells["alone_only"], cells["neither"])
-    return {**estimate((cells["whole_only"] - cells["alone_only"]) / n, low, high, n), "name": COMPOSITION_GAP,
-            "whole": (cells["both"] + cells["whole_only"]) / n, "alone": (cells["both"] + cells["alone_only"]) / n,
-            "fails_to_chain": cells["alone_only"], "chains_anyway": cells["whole_only"],
-            "p_value": mcnemar_exact(cells["whole_only"], cells["alone_only"], "less")}
+    return CompositionGap(
+        NamedEstimate.of((cells["whole_only"] - cells["alone_only"]) / n, low, high, n, name=COMPOSITION_GAP),
+        whole=(cells["both"] + cells["whole_only"]) / n, alone=(cells["both"] + cells["alone_only"]) / n,
+        fails_to_chain=cells["alone_only"], chains_anyway=cells["whole_only"],
+        p_value=mcnemar_exact(cells["whole_only"], cells["alone_only"], "less"))
 
 
 # ------------------------------------------------------------------------------------------ the diagnosis
@@ -194,25 +197,23 @@ def flag_weak_skills(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *
     return table[columns]
 
 
-def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha: float = ALPHA,
-             min_support: int = MIN_SUPPORT) -> dict:
-    """The ``diagnosis`` block of one model: weak skills and composition failure, each claimed by a test.
+def diagnose(items: Sequence[Outcome] | OutcomeFrames, ladders: Sequence[Ladder] = (), *, alpha: float = ALPHA,
+             min_support: int = MIN_SUPPORT) -> Diagnosis:
+    """The tested claims of one model: weak skills and composition failure, each claimed by a test.
 
-    Keys: ``weak_skills`` (flagged, largest effect first), ``weak_skill_evidence`` (per
-    flagged skill: ``isolated_accuracy``, ``others_accuracy``, ``effect``, ``p_adjusted``),
-    ``tested_skills`` (every skill tested, most significant first: ``isolated_accuracy``,
-    ``others_accuracy``, ``p_adjusted`` and ``weak``, whether it is named: the front page draws these),
-    ``composition_failure``, ``composition_effect`` (the composition gap: ``value``, ``ci95``,
-    ``n``, ``name``; ``None`` when it cannot be computed), ``test``, ``correction``, ``alpha``,
-    ``skills_tested``, ``smallest_detectable_effect`` (the smallest deficit the family's first
-    Holm step detects with 80% power for the most-asked skill; ``None`` without one) and
-    ``composition_p_adjusted``. Its sentence, the ``headline``, is `stad_utils.analysis._wording.headline`;
-    `stad_utils.analysis.diagnosis_block` adds it.
+    ``weak_skills``: flagged, largest effect first, with their ``weak_skill_evidence``;
+    ``tested_skills``: every skill tested, most significant first (the front page draws these);
+    ``composition_failure`` with ``composition_effect`` (the composition gap, ``None`` when it
+    cannot be computed) and ``composition_p_adjusted``; ``smallest_detectable_effect``: the
+    smallest deficit the family's first Holm step detects with 80% power for the most-asked skill
+    (``None`` without one). Its sentence, ``headline``, is written by `stad_utils.analysis.headline`
+    (`summarize` sets it).
     """
-    tests = weak_skill_tests(isolated_answers(items, ladders), min_support=min_support)
-    gap = composition_gap(items)
-    tested_gap = gap if gap is not None and gap["p_value"] is not None else None  # None: no gap to test
-    p_values = list(tests["p_value"]) + ([tested_gap["p_value"]] if tested_gap is not None else [])
+    frames = as_frames(items)
+    tests = weak_skill_tests(isolated_answers(frames.items, ladders), min_support=min_support)
+    gap = composition_gap(frames)
+    tested_gap = gap if gap is not None and gap.p_value is not None else None  # None: no gap to test
+    p_values = list(tests["p_value"]) + ([tested_gap.p_value] if tested_gap is not None else [])
     adjusted = holm(p_values)
     tests["p_adjusted"] = adjusted[:len(tests)]
     flagged = tests[(tests["p_adjusted"] < alpha) & (tests["effect"] > 0)].sort_values(
@@ -223,24 +224,24 @@ def diagnose(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *, alpha:
         widest = tests.sort_values("asked", ascending=False).iloc[0]
         detectable = smallest_detectable_deficit(widest["asked"], widest["rest_asked"], widest["rest_accuracy"],
                                                  alpha=alpha / len(p_values))
-    diagnosis = {
-        "weak_skills": flagged["skill"].tolist(),
-        "weak_skill_evidence": [
-            {"skill": row.skill, "isolated_accuracy": estimate(row.accuracy, row.low, row.high, row.asked),
-             "others_accuracy": estimate(row.rest_accuracy, row.rest_low, row.rest_high, row.rest_asked),
-             "effect": float(row.effect), "p_adjusted": float(row.p_adjusted)} for row in flagged.itertuples()],
-        "tested_skills": [
-            {"skill": row.skill, "isolated_accuracy": estimate(row.accuracy, row.low, row.high, row.asked),
-             "others_accuracy": estimate(row.rest_accuracy, row.rest_low, row.rest_high, row.rest_asked),
-             "p_adjusted": float(row.p_adjusted), "weak": row.skill in set(flagged["skill"])}
-            for row in tests.sort_values(["p_adjusted", "skill"]).itertuples()],
-        "composition_failure": bool(tested_gap is not None and composition_p is not None and composition_p < alpha
-                                    and tested_gap["value"] < 0),
-        "composition_effect": ({key: tested_gap[key] for key in ("value", "ci95", "n", "name")}
-                               if tested_gap is not None else None),
-        "composition_p_adjusted": composition_p,
-        "test": TEST, "correction": CORRECTION, "alpha": alpha,
-        "skills_tested": len(tests),
-        "smallest_detectable_effect": detectable,
-    }
-    return diagnosis
+
+    def accuracies(row) -> dict[str, Estimate]:
+        return {"isolated_accuracy": Estimate.of(row.accuracy, row.low, row.high, row.asked),
+                "others_accuracy": Estimate.of(row.rest_accuracy, row.rest_low, row.rest_high, row.rest_asked)}
+
+    named = set(flagged["skill"])
+    return Diagnosis(
+        weak_skills=flagged["skill"].tolist(),
+        weak_skill_evidence=[SkillEvidence(skill=row.skill, **accuracies(row), effect=float(row.effect),
+                                           p_adjusted=float(row.p_adjusted)) for row in flagged.itertuples()],
+        tested_skills=[TestedSkill(skill=row.skill, **accuracies(row), p_adjusted=float(row.p_adjusted),
+                                   weak=row.skill in named)
+                       for row in tests.sort_values(["p_adjusted", "skill"]).itertuples()],
+        composition_failure=bool(tested_gap is not None and composition_p is not None and composition_p < alpha
+                                 and tested_gap.estimate.value is not None and tested_gap.estimate.value < 0),
+        composition_effect=tested_gap.estimate if tested_gap is not None else None,
+        composition_p_adjusted=composition_p,
+        test=TEST, correction=CORRECTION, alpha=alpha,
+        skills_tested=len(tests),
+        smallest_detectable_effect=detectable,
+    )

@@ -12,17 +12,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy.stats import wilcoxon
 
 from ..definitions import ALPHA, BOOTSTRAP_MIN_TASKS, MIN_SUPPORT
+from ..method import fold_rare_skills, help_needed
 from ..records import UNMAPPED, Outcome
 from ._claims import composition_gap
 from ._frames import ModelFrames, policy_of, task_rates, whole_and_alone
+from ._measures import skill_table, undetermined_counts
+from ._schema import (
+    CompositionComparison,
+    DetectableDifference,
+    Estimate,
+    HelpNeeded,
+    LargestDifference,
+    PairComparison,
+    PairedDifference,
+    PairedLevel,
+    Profile,
+    SkillComparison,
+    Undetermined,
+)
 from ._stats import (
-    estimate,
     holm,
     mcnemar_exact,
     minimal_detectable_difference,
@@ -37,27 +52,6 @@ PAIRED_LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks both failed as 
 
 PAIR_GAP_REFUSAL = ("Pair composition gaps are not computed under policy on_failure: variants were asked only for "
                     "tasks failed as asked, which fixes level K−2 of 2-step tasks at 'failed'.")
-
-
-def help_needed(outcome: Outcome) -> int | None:
-    """K with "never solved" (−1) ordered last, as K; None when k is undetermined.
-
-    Examples
-    --------
-    >>> from stad_utils.records import Outcome
-    >>> def o(k):
-    ...     return Outcome(task_id="t", model="m", source="s", n_steps=3, skills=["a"] * 3, curve=[], isolated=[],
-    ...                    k=k, non_monotonic=False, n_errors=0)
-    >>> [help_needed(o(k)) for k in (0, 2, -1, None)]
-    [0, 2, 3, None]
-    """
-    if outcome.k is None:
-        return None
-    return outcome.n_steps if outcome.k == -1 else outcome.k
-
-
-
-
 
 
 def paired_levels(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
@@ -195,8 +189,8 @@ def skill_accuracy_comparison(items: Sequence[Outcome], model_a: str, model_b: s
 
 
 def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, n_resamples: int = 1000,
-                           seed: int = 0, frames: ModelFrames | None = None) -> dict | None:
-    """Each model's composition gap (`claims.composition_gap`) and their paired difference A − B.
+                           seed: int = 0, frames: ModelFrames | None = None) -> CompositionComparison | None:
+    """Each model's composition gap (`composition_gap`) and their paired difference A − B.
 
     The difference is over tasks where both have a gap (whole task and every step answered),
     per task (whole − every step alone) of A minus that of B; its interval is the paired
@@ -205,7 +199,7 @@ def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str,
     """
     frames = frames or ModelFrames(items)
     gaps = {model: frames.of_model(composition_gap, model) for model in (model_a, model_b)}
-    if any(gap is None for gap in gaps.values()):
+    if None in gaps.values():
         return None
     both = pd.concat({model: frames.of_model(task_composition_gaps, model) for model in (model_a, model_b)}, axis=1,
                      join="inner")
@@ -218,9 +212,10 @@ def composition_comparison(items: Sequence[Outcome], model_a: str, model_b: str,
         low = high = math.nan
     p_value = (float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0) \
         if len(differences) else None
-    return {**{model: {key: gaps[model][key] for key in ("value", "ci95", "n", "name")} for model in gaps},
-            "difference": estimate(differences.mean() if len(differences) else math.nan, low, high, len(differences),
-                                   test="Wilcoxon signed-rank", p_value=p_value)}
+    return CompositionComparison(
+        gaps={model: gap.estimate for model, gap in gaps.items() if gap is not None},
+        difference=PairedDifference.of(differences.mean() if len(differences) else math.nan, low, high,
+                                       len(differences), test="Wilcoxon signed-rank", p_value=p_value))
 
 
 def task_composition_gaps(items: Sequence[Outcome]) -> pd.Series:
@@ -242,7 +237,7 @@ def task_composition_gaps(items: Sequence[Outcome]) -> pd.Series:
 
 
 def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, frames: ModelFrames | None = None
-                    ) -> dict:
+                    ) -> HelpNeeded:
     """Help needed (mean over determined samples per task) on tasks with a determined k for both models.
 
     Returns ``n`` (tasks), ``mean_difference`` (A − B, in steps), ``k_differs_on`` (tasks whose
@@ -255,19 +250,20 @@ def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, fra
     ...     return Outcome(task_id=task, model=model, source="s", n_steps=3, skills=["a"] * 3, curve=[], isolated=[],
     ...                    k=k, non_monotonic=False, n_errors=0)
     >>> help_comparison([o("A", "t1", 0), o("B", "t1", -1), o("A", "t2", 1), o("B", "t2", 1)],
-    ...                 "A", "B")["mean_difference"]
+    ...                 "A", "B").mean_difference
     -1.5
     """
     frames = frames or ModelFrames(items)
-    rows = [(o.model, o.task_id, help_needed(o)) for o in frames.records(model_a, model_b) if o.k is not None]
+    rows = [(o.model, o.task_id, help_needed(o.k, o.n_steps)) for o in frames.records(model_a, model_b)
+            if o.k is not None]
     frame = pd.DataFrame(rows, columns=["model", "task_id", "help"])
     per_task = frame.pivot_table(index="task_id", columns="model", values="help", aggfunc="mean")
     if not {model_a, model_b} <= set(per_task.columns):
-        return {"n": 0, "mean_difference": None, "k_differs_on": 0, "wilcoxon_p": None}
+        return HelpNeeded(n=0, mean_difference=None, k_differs_on=0, wilcoxon_p=None)
     differences = (per_task[model_a] - per_task[model_b]).dropna().to_numpy()
-    return {"n": len(differences), "mean_difference": float(differences.mean()) if len(differences) else None,
-            "k_differs_on": int((differences != 0).sum()),
-            "wilcoxon_p": float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0}
+    return HelpNeeded(n=len(differences), mean_difference=float(differences.mean()) if len(differences) else None,
+                      k_differs_on=int((differences != 0).sum()),
+                      wilcoxon_p=float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0)
 
 
 def profile_matrices(items: Sequence[Outcome], model_a: str, model_b: str, min_support: int = MIN_SUPPORT, *,
@@ -324,7 +320,7 @@ def profile_permutation_test(matrices: dict[str, np.ndarray], n_permutations: in
 
 
 def profile_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
-                       seed: int = 0, min_support: int = MIN_SUPPORT, frames: ModelFrames | None = None) -> dict:
+                       seed: int = 0, min_support: int = MIN_SUPPORT, frames: ModelFrames | None = None) -> Profile:
     """The bottleneck profiles of two models on tasks where both needed help, or why they are not compared.
 
     Returns ``n_tasks``, ``skills``, ``distance``, ``p_value`` and ``largest_difference`` (the
@@ -336,39 +332,39 @@ def profile_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, 
     >>> def o(model, task):
     ...     return Outcome(task_id=task, model=model, source="s", n_steps=2, skills=["add", "mul"], curve=[False, True],
     ...                    isolated=[True, True], k=1, non_monotonic=False, n_errors=0)
-    >>> profile_comparison([o("A", "t1"), o("B", "t1")], "A", "B")["refused"]
+    >>> profile_comparison([o("A", "t1"), o("B", "t1")], "A", "B").refused
     'no skill was at risk at least 5 times for both models on the 1 tasks where both needed help'
     """
     if all(skill == UNMAPPED for o in items for skill in o.skills):
-        return {"refused": "no step has a mapped skill"}
+        return Profile(refused="no step has a mapped skill")
     skills, matrices = profile_matrices(items, model_a, model_b, min_support, frames=frames)
     n_tasks = len(next(iter(matrices.values()))) if matrices else 0
     if not skills:
-        return {"refused": f"no skill was at risk at least {min_support} times for both models on the {n_tasks} "
-                           "tasks where both needed help", "n_tasks": n_tasks}
+        return Profile(refused=f"no skill was at risk at least {min_support} times for both models on the {n_tasks} "
+                               "tasks where both needed help", n_tasks=n_tasks)
     distance, p_value = profile_permutation_test(matrices, n_permutations, seed)
     totals = {name: matrix.sum(axis=0) for name, matrix in matrices.items()}
     rates = {side: share_estimates(totals[f"bottleneck_{side}"], totals[f"at_risk_{side}"]) for side in ("a", "b")}
     largest = int(np.nanargmax(np.abs(rates["a"]["value"] - rates["b"]["value"])))
-    return {"n_tasks": n_tasks, "skills": skills, "distance": distance, "p_value": p_value,
-            "largest_difference": {"skill": skills[largest], **{
-                model: estimate(*rates[side].iloc[largest][["value", "low", "high", "n"]])
-                for model, side in ((model_a, "a"), (model_b, "b"))}}}
+    return Profile(n_tasks=n_tasks, skills=skills, distance=distance, p_value=p_value,
+                   largest_difference=LargestDifference(skill=skills[largest], rates={
+                       model: Estimate.of(*rates[side].iloc[largest][["value", "low", "high", "n"]])
+                       for model, side in ((model_a, "a"), (model_b, "b"))}))
 
 
 def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_permutations: int = 1000,
                    n_resamples: int = 1000, seed: int = 0, min_support: int = MIN_SUPPORT,
-                   frames: ModelFrames | None = None) -> dict:
-    """Paired comparison of two models on the tasks both answered (keys as in ``comparison.json``).
+                   frames: ModelFrames | None = None) -> PairComparison:
+    """Paired comparison of two models on the tasks both answered (as ``comparison.json`` holds it).
 
     ``levels``: `paired_levels` rows; ``accuracy_original``: each model's success as asked on
-    the tasks both answered as asked (estimates); ``difference_original``: A − B there, with
-    its test and minimal detectable difference; ``help_needed``: `help_comparison`;
-    ``isolated_accuracy``: `skill_accuracy_comparison` records; ``composition``:
-    `composition_comparison`; ``profile``: `profile_comparison` (descriptive). Its
-    ``statement`` is written by `stad_utils.analysis._wording.comparison_statement` (`stad_utils.analysis.compare_pair`
-    adds it). ``frames`` (`frames.ModelFrames` of ``items``) lets
-    the comparisons of many pairs share each model's frames; the functions above take it too.
+    the tasks both answered as asked; ``difference_original``: A − B there, with its test and
+    minimal detectable difference; ``help_needed``: `help_comparison`; ``isolated_accuracy``:
+    `skill_accuracy_comparison` rows; ``composition``: `composition_comparison`; ``profile``:
+    `profile_comparison` (descriptive). Its ``statement`` is written by
+    `stad_utils.analysis.comparison_statement` (`compare_pair` adds it). ``frames``
+    (`ModelFrames` of ``items``) lets the comparisons of many pairs share each model's frames;
+    the functions above take it too.
 
     Examples
     --------
@@ -378,36 +374,33 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     ...                    isolated=[True], k=0 if solved else -1, non_monotonic=False, n_errors=0)
     >>> items = [o("A", f"t{i}", i < 9) for i in range(12)] + [o("B", f"t{i}", i < 6) for i in range(12)]
     >>> result = compare_models(items, "A", "B", n_permutations=50, n_resamples=200)
-    >>> result["difference_original"]["value"], round(result["difference_original"]["p_value"], 3)
+    >>> result.difference_original.value, round(result.difference_original.p_value, 3)
     (0.25, 0.25)
-    >>> from stad_utils.analysis._summary import compare_pair
-    >>> compare_pair(items, "A", "B", n_permutations=50, n_resamples=200)["statement"][:90]
-    'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
     frames = frames or ModelFrames(items)
     pair = frames.records(model_a, model_b)
     levels = paired_levels(items, model_a, model_b, n_resamples=n_resamples, seed=seed, frames=frames)
-    result = {"models": [model_a, model_b], "min_support": min_support,
-              "simulated": sorted({o.model for o in pair if o.simulated}),
-              "n_tasks": len({o.task_id for o in frames.records(model_a)}
-                             & {o.task_id for o in frames.records(model_b)}),
-              "levels": levels.replace({np.nan: None}).to_dict(orient="records"),
-              "help_needed": help_comparison(items, model_a, model_b, frames=frames),
-              "isolated_accuracy": skill_accuracy_comparison(items, model_a, model_b, min_support=min_support,
-                                                             frames=frames
-                                                             ).replace({np.nan: None}).to_dict(orient="records"),
-              "composition": composition_comparison(items, model_a, model_b, n_resamples=n_resamples, seed=seed,
-                                                    frames=frames),
-              "profile": profile_comparison(items, model_a, model_b, n_permutations=n_permutations, seed=seed,
-                                            min_support=min_support, frames=frames)}
+    result = PairComparison(
+        models=[model_a, model_b], min_support=min_support,
+        simulated=sorted({o.model for o in pair if o.simulated}),
+        n_tasks=len({o.task_id for o in frames.records(model_a)} & {o.task_id for o in frames.records(model_b)}),
+        levels=[PairedLevel(**row) for row in levels.replace({np.nan: None}).to_dict(orient="records")],
+        help_needed=help_comparison(items, model_a, model_b, frames=frames),
+        isolated_accuracy=[SkillComparison(**row) for row in skill_accuracy_comparison(
+            items, model_a, model_b, min_support=min_support, frames=frames).replace({np.nan: None}).to_dict(
+            orient="records")],
+        composition=composition_comparison(items, model_a, model_b, n_resamples=n_resamples, seed=seed,
+                                           frames=frames),
+        profile=profile_comparison(items, model_a, model_b, n_permutations=n_permutations, seed=seed,
+                                   min_support=min_support, frames=frames))
     if not levels.empty and levels["level"].iloc[0] == 0:
         first = levels.iloc[0]
         shares = share_estimates([first["a"] * first["tasks"], first["b"] * first["tasks"]], [first["tasks"]] * 2)
-        result["accuracy_original"] = {model: estimate(*shares.iloc[i][["value", "low", "high", "n"]])
-                                       for i, model in enumerate((model_a, model_b))}
-        result["difference_original"] = estimate(first["difference"], first["low"], first["high"], first["tasks"],
-                                                 test=first["test"], p_value=float(first["p_value"]),
-                                                 minimal_detectable_difference=first["minimal_detectable_difference"])
+        result.accuracy_original = {model: Estimate.of(*shares.iloc[i][["value", "low", "high", "n"]])
+                                    for i, model in enumerate((model_a, model_b))}
+        result.difference_original = DetectableDifference.of(
+            first["difference"], first["low"], first["high"], first["tasks"], test=first["test"],
+            p_value=float(first["p_value"]), minimal_detectable_difference=first["minimal_detectable_difference"])
     return result
 
 
@@ -456,3 +449,37 @@ def pair_composition_gaps(items: Sequence[Outcome], rename: dict[str, str] | Non
     grouped["low"], grouped["high"] = ([bound for bound, _ in intervals], [bound for _, bound in intervals]) \
         if intervals else ([], [])
     return grouped[["model", "first", "second", "tasks", "composed", "expected", "gap", "low", "high"]]
+
+
+@dataclass(frozen=True)
+class ComparisonTables:
+    """What 07's figures draw beside ``comparison.json``, each computed once: every model's skills
+    with rare ones folded, the pair composition gaps with rare skills folded (``None`` under
+    ``on_failure``), and each model's undetermined outcomes.
+    """
+
+    shown_skills: pd.DataFrame
+    shown_pair_gaps: pd.DataFrame | None
+    simulated: dict[str, bool]
+    undetermined: dict[str, Undetermined]
+
+    def table(self, measure: str) -> pd.DataFrame:
+        """A table by name, as `RunAnalysis.table` gives it (``"shown_skills"``)."""
+        return getattr(self, measure)
+
+
+def comparison_tables(items: Sequence[Outcome], *, max_shown: int = 12, pair_max_shown: int = 4,
+                      frames: ModelFrames | None = None) -> ComparisonTables:
+    """The `ComparisonTables` of ``items``: skills beyond the ``max_shown`` most frequent folded
+    (``pair_max_shown`` for the pairs of last steps, whose grid grows with the square)."""
+    frames = frames or ModelFrames(items)
+    skills = [skill for o in items for skill in o.skills]
+    folding = fold_rare_skills(skills, max_shown=max_shown)
+    shown = [skill_table(frames.of(model), rename=folding, n_resamples=0) for model in frames.models]
+    return ComparisonTables(
+        shown_skills=pd.concat(shown, ignore_index=True) if shown else skill_table([]),
+        shown_pair_gaps=(pair_composition_gaps(items, rename=fold_rare_skills(skills, max_shown=pair_max_shown))
+                         if policy_of(items) == "full" else None),
+        simulated={model: any(o.simulated for o in frames.of(model).items) for model in frames.models},
+        undetermined={model: Undetermined.model_validate(undetermined_counts(frames.of(model)))
+                      for model in frames.models})

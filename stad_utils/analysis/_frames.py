@@ -2,19 +2,23 @@
 
 Owns: the ladder policy of a set of outcomes (`policy_of`), the outcome, answer and step
 frames (`outcome_frame`, `answer_frame`, `step_frame`) and per-task rates over samples
-(`task_rates`), each model's frames built once (`ModelFrames`), the distinct isolated
-questions (`isolated_answers`) and the (whole, every step alone) pair of one outcome
-(`whole_and_alone`). No statistic and no sentence.
+(`task_rates`), a set of outcomes with its frames built once (`OutcomeFrames`; every measure
+takes one, or the outcomes themselves), each model's `OutcomeFrames` (`ModelFrames`), the
+distinct isolated questions (`isolated_answers`) and the (whole, every step alone) pair of one
+outcome (`whole_and_alone`). What a value of k means is `stad_utils.method`'s (`k_category`,
+`needs_step`, `help_needed`). No statistic and no sentence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..method import help_needed, k_category, needs_step
 from ..records import Ladder, Outcome, check_policy
 
 
@@ -40,21 +44,10 @@ def outcome_frame(items: Sequence[Outcome]) -> pd.DataFrame:
     """
     columns = ["model", "task_id", "sample", "n_steps", "k", "category", "undetermined", "solved_somewhere",
                "policy", "simulated", "n_errors", "n_undecided", "non_monotonic"]
-    rows = [(o.model, o.task_id, o.sample, o.n_steps, o.k, category(o.k),
+    rows = [(o.model, o.task_id, o.sample, o.n_steps, o.k, k_category(o.k),
              None if o.k is not None else o.undetermined_by or "not asked", solved_somewhere(o.curve),
              o.policy, o.simulated, o.n_errors, o.n_undecided, o.non_monotonic) for o in items]
     return pd.DataFrame(rows, columns=columns)
-
-
-def category(k: int | None) -> str:
-    """Independent (k = 0), scaffoldable (k > 0), unresolved (k = −1) or undetermined (None).
-
-    Examples
-    --------
-    >>> [category(k) for k in (0, 2, -1, None)]
-    ['independent', 'scaffoldable', 'unresolved', 'undetermined']
-    """
-    return "undetermined" if k is None else "independent" if k == 0 else "unresolved" if k == -1 else "scaffoldable"
 
 
 def solved_somewhere(curve: Sequence[bool | None]) -> bool | None:
@@ -106,12 +99,12 @@ def step_frame(items: Sequence[Outcome], rename: dict[str, str] | None = None) -
     for o in items:
         weight = 1 / determined[o.model, o.task_id] if o.k is not None else 0.0
         whole = np.nan if o.curve[0] is None else float(o.curve[0])
-        needed_depth = o.n_steps if o.k == -1 else o.k or 0
+        needed_depth = help_needed(o.k, o.n_steps) or 0
+        unresolved = k_category(o.k) == "unresolved"
         for step, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1):
-            failed_before = o.k is not None and (o.k == -1 or o.k >= step)
             rows.append((o.model, o.task_id, o.sample, step, skill, np.nan if alone is None else float(alone), whole,
-                         weight, weight * (failed_before and step < o.n_steps), weight * (o.k == step),
-                         weight * (step <= needed_depth), weight * (o.k == -1)))
+                         weight, weight * (needs_step(o.k, step) and step < o.n_steps), weight * (o.k == step),
+                         weight * (step <= needed_depth), weight * unresolved))
     frame = pd.DataFrame(rows, columns=["model", "task_id", "sample", "step", "skill", "isolated", "whole", "weight",
                                         "at_risk", "bottleneck", "in_needed_scaffold", "unresolved"])
     if rename:
@@ -119,8 +112,68 @@ def step_frame(items: Sequence[Outcome], rename: dict[str, str] | None = None) -
     return frame
 
 
+class OutcomeFrames:
+    """A set of outcomes with the tables every measure reads, each built once, when first read.
+
+    Every measure of `stad_utils.analysis` takes one of these or the outcomes themselves
+    (`as_frames`): a stage that computes many measures of one model builds its frames once.
+
+    Examples
+    --------
+    >>> from stad_utils.records import Outcome
+    >>> frames = OutcomeFrames([Outcome(task_id="t", model="A", source="s", n_steps=1, skills=["add"], curve=[True],
+    ...                                 isolated=[True], k=0, non_monotonic=False, n_errors=0)])
+    >>> frames.policy, len(frames.answers), frames.outcomes["category"].tolist()
+    ('full', 2, ['independent'])
+    """
+
+    def __init__(self, items: Sequence[Outcome]):
+        self.items = list(items)
+
+    @cached_property
+    def outcomes(self) -> pd.DataFrame:
+        """`outcome_frame` of the outcomes."""
+        return outcome_frame(self.items)
+
+    @cached_property
+    def answers(self) -> pd.DataFrame:
+        """`answer_frame` of the outcomes."""
+        return answer_frame(self.items)
+
+    @cached_property
+    def steps(self) -> pd.DataFrame:
+        """`step_frame` of the outcomes (skills as recorded; a measure renames a copy)."""
+        return step_frame(self.items)
+
+    @cached_property
+    def policy(self) -> str:
+        """`policy_of` the outcomes."""
+        return policy_of(self.items)
+
+    @cached_property
+    def policies(self) -> dict[str, str]:
+        """Each model's `policy_of` its outcomes."""
+        by_model: dict[str, list[Outcome]] = {}
+        for o in self.items:
+            by_model.setdefault(o.model, []).append(o)
+        return {model: policy_of(outcomes) for model, outcomes in by_model.items()}
+
+    def steps_renamed(self, rename: dict[str, str] | None) -> pd.DataFrame:
+        """`steps` with each skill shown by its name in ``rename`` (folding), or as recorded."""
+        if not rename:
+            return self.steps
+        steps = self.steps.copy()
+        steps["skill"] = steps["skill"].map(rename).fillna(steps["skill"])
+        return steps
+
+
+def as_frames(items: Sequence[Outcome] | OutcomeFrames) -> OutcomeFrames:
+    """``items`` as `OutcomeFrames` (unchanged when it already is)."""
+    return items if isinstance(items, OutcomeFrames) else OutcomeFrames(items)
+
+
 class ModelFrames:
-    """`outcome_frame`, `answer_frame` and `step_frame` of each model's outcomes, each built once.
+    """Each model's `OutcomeFrames`, built once and joined per pair of models.
 
     Comparing six models is fifteen pairs, and each pair's measures read the same two models'
     frames: built per model and joined per pair, a run of 25,000 tasks × 6 models is compared
@@ -140,35 +193,38 @@ class ModelFrames:
     """
 
     def __init__(self, items: Sequence[Outcome]):
-        self._items: dict[str, list[Outcome]] = {}
+        by_model: dict[str, list[Outcome]] = {}
         for o in items:
-            self._items.setdefault(o.model, []).append(o)
+            by_model.setdefault(o.model, []).append(o)
+        self.models = sorted(by_model)
+        self._frames = {model: OutcomeFrames(outcomes) for model, outcomes in by_model.items()}
         self._computed: dict[tuple[Callable, str], object] = {}
+
+    def of(self, model: str) -> OutcomeFrames:
+        """The model's `OutcomeFrames` (empty for a model without outcomes)."""
+        return self._frames.get(model) or OutcomeFrames([])
 
     def records(self, *models: str) -> list[Outcome]:
         """The `Outcome` records of these models, model by model (the other methods give frames)."""
-        return [o for model in models for o in self._items.get(model, [])]
+        return [o for model in models for o in self.of(model).items]
 
     def outcomes(self, *models: str) -> pd.DataFrame:
         """The models' `outcome_frame`, computed once per model."""
-        return self._joined(outcome_frame, models)
+        return pd.concat([self.of(model).outcomes for model in models], ignore_index=True)
 
     def answers(self, *models: str) -> pd.DataFrame:
         """The models' `answer_frame`, computed once per model."""
-        return self._joined(answer_frame, models)
+        return pd.concat([self.of(model).answers for model in models], ignore_index=True)
 
     def steps(self, *models: str) -> pd.DataFrame:
         """The models' `step_frame`, computed once per model."""
-        return self._joined(step_frame, models)
+        return pd.concat([self.of(model).steps for model in models], ignore_index=True)
 
     def of_model(self, function: Callable[[Sequence[Outcome]], Any], model: str) -> Any:
         """``function`` of the model's outcomes, computed once per function and model (do not change it)."""
         if (function, model) not in self._computed:
-            self._computed[function, model] = function(self._items.get(model, []))
+            self._computed[function, model] = function(self.of(model).items)
         return self._computed[function, model]
-
-    def _joined(self, build: Callable[[Sequence[Outcome]], pd.DataFrame], models: Sequence[str]) -> pd.DataFrame:
-        return pd.concat([self.of_model(build, model) for model in models], ignore_index=True)
 
 
 def isolated_answers(items: Sequence[Outcome], ladders: Sequence[Ladder] = ()) -> pd.DataFrame:

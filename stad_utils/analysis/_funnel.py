@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..records import Decomposition, DropCode, Ladder, Outcome, RunPaths, Task, Verdict, read_records
+from ._schema import Funnel
 
 DROP_NAMES: dict[DropCode, str] = {
     "too_many_steps": "more than 6 steps",
@@ -31,7 +32,7 @@ DROP_NAMES: dict[DropCode, str] = {
 
 
 def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], ladders: Sequence[Ladder],
-                items: Sequence[Outcome]) -> dict:
+                items: Sequence[Outcome]) -> Funnel:
     """Loaded → consistent → verified → evaluated, with the number of tasks dropped per reason.
 
     *loaded*: tasks of 01; *consistent*: decompositions that passed the consistency filter;
@@ -41,7 +42,7 @@ def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], 
 
     Examples
     --------
-    >>> task_funnel([], [], [], [])
+    >>> task_funnel([], [], [], []).as_dict()
     {'loaded': 0, 'consistent': 0, 'verified': 0, 'evaluated': 0, 'dropped': {}}
     """
     dropped: dict[str, int] = {}
@@ -62,12 +63,12 @@ def task_funnel(tasks: Sequence[Task], decompositions: Sequence[Decomposition], 
     drop("not scaffolded yet", len(consistent - {ladder.task_id for ladder in ladders}))
     evaluated = verified & {o.task_id for o in items}
     drop("no model evaluated", len(verified - evaluated))
-    return {"loaded": len(tasks), "consistent": len(consistent), "verified": len(verified),
-            "evaluated": len(evaluated), "dropped": dict(sorted(dropped.items(), key=lambda item: -item[1]))}
+    return Funnel(loaded=len(tasks), consistent=len(consistent), verified=len(verified), evaluated=len(evaluated),
+                  dropped=dict(sorted(dropped.items(), key=lambda item: -item[1])))
 
 
 def run_funnel(paths: RunPaths, ladders: Sequence[Ladder] | None = None,
-               items: Sequence[Outcome] | None = None) -> dict | None:
+               items: Sequence[Outcome] | None = None) -> Funnel | None:
     """`task_funnel` of a run folder, reading the ``ladders`` and outcomes the caller has not read; ``None``
     when it lacks the tasks, decompositions or ladders (a run put together from verdicts alone has no
     funnel to report).

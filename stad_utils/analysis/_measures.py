@@ -24,51 +24,28 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..definitions import MIN_SUPPORT, UNRESOLVED
+from ..method import k_category
 from ..records import Outcome
-from ._frames import answer_frame, outcome_frame, policy_of, step_frame, task_rates
+from ._frames import OutcomeFrames, as_frames, task_rates
 from ._stats import paired_bootstrap, share_estimates
+
+Outcomes = Sequence[Outcome] | OutcomeFrames
+"""What every measure takes: outcomes, or `OutcomeFrames` whose tables are already built."""
 
 LEVELS_ASKED = {"full": "all tasks", "on_failure": "tasks failed as asked"}
 """The population of levels ≥ 1, isolated and placebo questions under each policy."""
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------------------------------------ per level and k
 
 
-def success_by_level(items: Sequence[Outcome], variant: str = "curve") -> pd.DataFrame:
+def success_by_level(items: Outcomes, variant: str = "curve") -> pd.DataFrame:
     """Success at each level per model over the tasks answered there (per-task rates, Wilson 95%).
 
     Columns: ``model``, ``level``, ``value``, ``low``, ``high``, ``n`` (tasks answered),
@@ -87,25 +64,26 @@ def success_by_level(items: Sequence[Outcome], variant: str = "curve") -> pd.Dat
     [{'level': 0, 'value': 0.5, 'n': 2, 'unanswered': 1}, {'level': 1, 'value': 1.0, 'n': 2, 'unanswered': 1}]
     """
     columns = ["model", "level", "value", "low", "high", "n", "unanswered", "population"]
-    if not any(getattr(o, variant) for o in items):  # e.g. no placebo asked: skip every other answer's frame
+    frames = as_frames(items)
+    if not any(getattr(o, variant) for o in frames.items):  # e.g. no placebo asked: nothing to count
         return pd.DataFrame(columns=columns)
-    answers = answer_frame(items)
-    answers = answers[answers["variant"] == variant]
+    answers = frames.answers[frames.answers["variant"] == variant]
     rates = task_rates(answers, ["model", "level"])
     table = rates.groupby(["model", "level"]).agg(successes=("rate", "sum"), n=("rate", "count"),
                                                   asked=("asked", "sum")).reset_index()
     table = pd.concat([table, share_estimates(table["successes"], table["n"])[["value", "low", "high"]]], axis=1)
     table["unanswered"] = table["asked"] - table["n"]
-    policies = {model: policy_of([o for o in items if o.model == model]) for model in table["model"].unique()}
-    table["population"] = [LEVELS_ASKED[policies[model]] if variant != "curve" or level > 0 else "all tasks"
+    table["population"] = [LEVELS_ASKED[frames.policies[model]] if variant != "curve" or level > 0 else "all tasks"
                            for model, level in zip(table["model"], table["level"])]
     return table[columns]
 
 
-def k_shares(items: Sequence[Outcome]) -> pd.DataFrame:
+def k_shares(items: Outcomes, k_values: Sequence[int] = ()) -> pd.DataFrame:
     """Share of determined tasks at each k per model (per-task rates over samples, Wilson 95%).
 
     Columns: ``model``, ``k``, ``value``, ``low``, ``high``, ``n`` (tasks with a determined k).
+    A k that some model reached has a row for every model (a share of 0 with its interval), and
+    so has every k of ``k_values`` (another run's, or another model's, that a figure sets beside).
 
     Examples
     --------
@@ -115,25 +93,23 @@ def k_shares(items: Sequence[Outcome]) -> pd.DataFrame:
     ...                    k=k, non_monotonic=False, n_errors=0, sample=sample)
     >>> k_shares([o("t1", 0, 0), o("t1", 1, 1), o("t2", 0, 0)])[["k", "value", "n"]].to_dict(orient="records")
     [{'k': 0, 'value': 0.75, 'n': 2.0}, {'k': 1, 'value': 0.25, 'n': 2.0}]
+    >>> k_shares([o("t1", 0, 0)], k_values=[-1])[["k", "value"]].to_dict(orient="records")
+    [{'k': -1, 'value': 0.0}, {'k': 0, 'value': 1.0}]
     """
-    frame = outcome_frame(items)
+    frame = as_frames(items).outcomes
     frame = frame[frame["k"].notna()].astype({"k": int})
     if frame.empty:
         return pd.DataFrame(columns=["model", "k", "value", "low", "high", "n"])
     # each task weighs 1, split over its samples; a k some other model reached counts 0 tasks here
     weight = 1 / frame.groupby(["model", "task_id"])["k"].transform("size")
-    successes = (weight.groupby([frame["model"], frame["k"]]).sum().unstack("k", fill_value=0.0).stack()
-                 .rename("successes").reset_index())
+    counts = weight.groupby([frame["model"], frame["k"]]).sum().unstack("k", fill_value=0.0)
+    counts = counts.reindex(columns=pd.Index(sorted({*counts.columns, *k_values}), name="k"), fill_value=0.0)
+    successes = counts.stack().rename("successes").reset_index()
     successes["n"] = successes["model"].map(frame.groupby("model")["task_id"].nunique())
     return pd.concat([successes[["model", "k"]], share_estimates(successes["successes"], successes["n"])], axis=1)
 
 
-def k_order(k: int) -> tuple[bool, int]:
-    """Sort key that puts k = −1 (unresolved) after every solved level."""
-    return k == -1, k
-
-
-def undetermined_counts(items: Sequence[Outcome]) -> dict[str, int]:
+def undetermined_counts(items: Outcomes) -> dict[str, int]:
     """Outcomes whose k is undetermined, by reason: ``error``, ``undecided``, ``not asked``, and ``total``.
 
     Examples
@@ -145,12 +121,12 @@ def undetermined_counts(items: Sequence[Outcome]) -> dict[str, int]:
     >>> undetermined_counts([o(0), o(None, "error"), o(None, "undecided"), o(None)])
     {'error': 1, 'undecided': 1, 'not asked': 1, 'total': 3}
     """
-    reasons = Counter(o.undetermined_by or "not asked" for o in items if o.k is None)
+    reasons = Counter(o.undetermined_by or "not asked" for o in as_frames(items).items if o.k is None)
     counts = {reason: reasons[reason] for reason in ("error", "undecided", "not asked")}
     return {**counts, "total": sum(counts.values())}
 
 
-def accuracy_scaffolded(items: Sequence[Outcome]) -> pd.DataFrame:
+def accuracy_scaffolded(items: Outcomes) -> pd.DataFrame:
     """Per model: share of tasks solved at some level, over tasks where that is decided (Wilson 95%).
 
     Examples
@@ -163,7 +139,7 @@ def accuracy_scaffolded(items: Sequence[Outcome]) -> pd.DataFrame:
     ...                     )[["value", "n"]].to_dict(orient="records")
     [{'value': 0.5, 'n': 2.0}]
     """
-    frame = outcome_frame(items)
+    frame = as_frames(items).outcomes
     frame = frame[frame["solved_somewhere"].notna()]
     per_task = (frame.assign(solved=frame["solved_somewhere"].astype(float))
                 .groupby(["model", "task_id"])["solved"].mean())
@@ -171,7 +147,7 @@ def accuracy_scaffolded(items: Sequence[Outcome]) -> pd.DataFrame:
     return pd.concat([table[["model"]], share_estimates(table["sum"], table["count"])], axis=1)
 
 
-def k_stability(items: Sequence[Outcome]) -> pd.DataFrame:
+def k_stability(items: Outcomes) -> pd.DataFrame:
     """Per model and task: k in each sample, and whether it is the same in every determined sample.
 
     Columns: ``model``, ``task_id``, ``k_by_sample`` (k of samples 0, 1, … in order, ``None``
@@ -188,7 +164,7 @@ def k_stability(items: Sequence[Outcome]) -> pd.DataFrame:
     [{'task_id': 't', 'k_by_sample': [1, None, 1], 'samples': 2, 'same_k': 1.0}]
     """
     by_task: dict[tuple[str, str], list[int | None]] = {}
-    for o in sorted(items, key=lambda o: o.sample):
+    for o in sorted(as_frames(items).items, key=lambda o: o.sample):
         by_task.setdefault((o.model, o.task_id), []).append(o.k)
     table = pd.DataFrame([(model, task, ks) for (model, task), ks in by_task.items()],
                          columns=["model", "task_id", "k_by_sample"])
@@ -201,7 +177,7 @@ def k_stability(items: Sequence[Outcome]) -> pd.DataFrame:
 # ------------------------------------------------------------------------------------------ skills and bottlenecks
 
 
-def bottleneck_attribution(items: Sequence[Outcome], rename: dict[str, str] | None = None) -> pd.DataFrame:
+def bottleneck_attribution(items: Outcomes, rename: dict[str, str] | None = None) -> pd.DataFrame:
     """Among determined tasks that needed help (k ≠ 0), the share whose bottleneck step has each skill.
 
     The bottleneck of k > 0 is step k's skill (renamed through ``rename`` if given); k = −1 is
@@ -219,13 +195,15 @@ def bottleneck_attribution(items: Sequence[Outcome], rename: dict[str, str] | No
     [{'bottleneck': 'sub', 'tasks': 2.0, 'value': 0.67},
      {'bottleneck': 'unresolved (k = −1)', 'tasks': 1.0, 'value': 0.33}]
     """
-    frame = outcome_frame(items)
+    frames = as_frames(items)
+    frame = frames.outcomes
     frame = frame[frame["k"].notna()].astype({"k": int})
     frame["weight"] = 1 / frame.groupby(["model", "task_id"])["k"].transform("size")
     helped = frame[frame["k"] != 0].copy()
-    skills = {(o.model, o.task_id, o.sample): o.skills for o in items}
+    skills = {(o.model, o.task_id, o.sample): o.skills for o in frames.items}
     rename = rename or {}
-    helped["bottleneck"] = [UNRESOLVED if k == -1 else rename.get(skills[m, t, s][k - 1], skills[m, t, s][k - 1])
+    helped["bottleneck"] = [UNRESOLVED if k_category(k) == "unresolved"
+                            else rename.get(skills[m, t, s][k - 1], skills[m, t, s][k - 1])
                             for m, t, s, k in zip(helped["model"], helped["task_id"], helped["sample"], helped["k"])]
     table = helped.groupby(["model", "bottleneck"])["weight"].sum().rename("tasks").reset_index()
     table["n"] = table["model"].map(helped.groupby("model")["weight"].sum())
@@ -241,7 +219,7 @@ SKILL_COLUMNS = ["model", "skill", "occurrences", "isolated_accuracy", "isolated
                  "bottleneck_rate_high", "at_risk", "bottlenecks", "unresolved_share", "needed_scaffold_share"]
 
 
-def skill_table(items: Sequence[Outcome], *, min_support: int = MIN_SUPPORT, n_resamples: int = 1000,
+def skill_table(items: Outcomes, *, min_support: int = MIN_SUPPORT, n_resamples: int = 1000,
                 seed: int = 0, rename: dict[str, str] | None = None) -> pd.DataFrame:
     """Per model and skill, the measures of `definitions` (skills alone, bottlenecks), most frequent first.
 
@@ -265,7 +243,8 @@ def skill_table(items: Sequence[Outcome], *, min_support: int = MIN_SUPPORT, n_r
      'mul': {'at_risk': 0.0, 'bottlenecks': 0.0, 'bottleneck_rate': nan, 'needed_scaffold_share': 0.0},
      'sub': {'at_risk': 1.0, 'bottlenecks': 1.0, 'bottleneck_rate': 1.0, 'needed_scaffold_share': 1.0}}
     """
-    steps = step_frame(items, rename)
+    frames = as_frames(items)
+    steps = frames.steps_renamed(rename)
     if steps.empty:
         return pd.DataFrame(columns=SKILL_COLUMNS)
     occurrence = steps.groupby(["model", "skill", "task_id", "step"], sort=False)
@@ -275,7 +254,7 @@ def skill_table(items: Sequence[Outcome], *, min_support: int = MIN_SUPPORT, n_r
                            needed=("in_needed_scaffold", "sum"), unresolved=("unresolved", "sum")).reset_index()
     units["iso_rate"] = units["iso_successes"] / units["iso_trials"].where(units["iso_trials"] > 0)
     units["whole_rate"] = units["whole_successes"] / units["whole_trials"].where(units["whole_trials"] > 0)
-    asked_all = [m for m in units["model"].unique() if policy_of([o for o in items if o.model == m]) == "full"]
+    asked_all = [m for m in units["model"].unique() if frames.policies[m] == "full"]
     units["paired"] = units["iso_rate"].notna() & units["whole_rate"].notna() & units["model"].isin(asked_all)
     table = units.groupby(["model", "skill"]).agg(
         occurrences=("step", "size"), iso_sum=("iso_rate", "sum"), isolated_n=("iso_rate", "count"),
@@ -315,7 +294,7 @@ def _gap_table(paired_units: pd.DataFrame, min_support: int, n_resamples: int, s
 # ------------------------------------------------------------------------------------------ help from content
 
 
-def help_from_content(items: Sequence[Outcome], *, n_resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
+def help_from_content(items: Outcomes, *, n_resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
     """Per model and level j: success(scaffold j) − success(placebo j) on tasks answered at both.
 
     Columns: ``model``, ``level``, ``scaffold``, ``placebo`` (the two success rates on those
@@ -333,9 +312,10 @@ def help_from_content(items: Sequence[Outcome], *, n_resamples: int = 1000, seed
     [{'level': 1, 'scaffold': 0.67, 'placebo': 0.33, 'estimate': 0.33, 'n': 3}]
     """
     columns = ["model", "level", "scaffold", "placebo", "estimate", "low", "high", "n"]
-    if not any(o.placebo for o in items):
+    frames = as_frames(items)
+    if not any(o.placebo for o in frames.items):
         return pd.DataFrame(columns=columns)
-    answers = answer_frame(items)
+    answers = frames.answers
     rates = task_rates(answers[answers["variant"].isin(["curve", "placebo"]) & (answers["level"] > 0)],
                        ["model", "variant", "level"])
     wide = rates.pivot_table(index=["model", "level", "task_id"], columns="variant",
@@ -349,3 +329,55 @@ def help_from_content(items: Sequence[Outcome], *, n_resamples: int = 1000, seed
                               placebo=units["b_successes"] / units["b_trials"])
     means = side_rates.groupby(["model", "level"])[["scaffold", "placebo"]].mean().reset_index()
     return result.merge(means, on=["model", "level"])[columns]
+
+
+# ------------------------------------------------------------------------------------------ one model, once
+
+
+@dataclass(frozen=True)
+class ModelMeasures:
+    """One model's measures, each computed once: what ``summary.json`` holds and what the figures draw.
+
+    The ``shown_`` tables fold rare skills into "other (n skills)" by the run's folding, as the
+    figures show them; ``k_shares`` has a row for every k the run reached (a 0 where this model
+    did not reach it), so that the models' bars stand side by side.
+    """
+
+    levels: pd.DataFrame
+    """`success_by_level`: the scaffold levels."""
+    placebo_levels: pd.DataFrame
+    """`success_by_level` of the placebo levels (empty when none was asked)."""
+    k_shares: pd.DataFrame
+    """`k_shares`, with the run's k values."""
+    scaffolded: pd.DataFrame
+    """`accuracy_scaffolded`."""
+    undetermined: dict[str, int]
+    """`undetermined_counts`."""
+    bottlenecks: pd.DataFrame
+    """`bottleneck_attribution` by skill as recorded."""
+    shown_bottlenecks: pd.DataFrame
+    """`bottleneck_attribution` with rare skills folded."""
+    skills: pd.DataFrame
+    """`skill_table` by skill as recorded, the isolated-vs-whole gap with its bootstrap interval."""
+    shown_skills: pd.DataFrame
+    """`skill_table` with rare skills folded and no bootstrap (no figure draws the gap's interval)."""
+    content: pd.DataFrame
+    """`help_from_content` (empty without placebo levels)."""
+
+
+def measure(items: Outcomes, *, folding: dict[str, str] | None = None, k_values: Sequence[int] = (),
+            min_support: int = MIN_SUPPORT, n_resamples: int = 1000, seed: int = 0) -> ModelMeasures:
+    """Every measure of one model's outcomes, from its frames built once.
+
+    ``folding`` maps each skill to its shown name (`stad_utils.method.fold_rare_skills` over the
+    run); ``k_values`` are the run's k values (see `ModelMeasures`).
+    """
+    frames = as_frames(items)
+    return ModelMeasures(
+        levels=success_by_level(frames), placebo_levels=success_by_level(frames, variant="placebo"),
+        k_shares=k_shares(frames, k_values), scaffolded=accuracy_scaffolded(frames),
+        undetermined=undetermined_counts(frames), bottlenecks=bottleneck_attribution(frames),
+        shown_bottlenecks=bottleneck_attribution(frames, rename=folding),
+        skills=skill_table(frames, min_support=min_support, n_resamples=n_resamples, seed=seed),
+        shown_skills=skill_table(frames, rename=folding, n_resamples=0),
+        content=help_from_content(frames, n_resamples=n_resamples, seed=seed))

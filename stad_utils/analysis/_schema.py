@@ -21,10 +21,12 @@ name is never a field name.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from typing_extensions import Self
 
 SCHEMA_VERSION = 1
 """The version of ``summary.json`` and ``comparison.json`` this code writes."""
@@ -54,12 +56,31 @@ class Record(BaseModel):
 # ------------------------------------------------------------------------------------------ estimates
 
 
+def _number(x: Any) -> float | None:
+    """A float, or ``None`` for a missing or NaN value (JSON has no NaN)."""
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) or x != x else float(x)
+
+
 class Estimate(Record):
     """A share or difference with its 95% interval and its units (``None`` where not computed)."""
 
     value: float | None
     ci95: list[float | None] = Field(min_length=2, max_length=2)
     n: Count
+
+    @classmethod
+    def of(cls, value: Any, low: Any, high: Any, n: Any, **fields: Any) -> Self:
+        """An estimate from computed numbers (NumPy or pandas scalars, NaN where not computed), with the
+        fields of its kind (``level=``, ``test=`` …).
+
+        Examples
+        --------
+        >>> Estimate.of(0.5, float("nan"), 0.9, 4.0).as_dict()
+        {'value': 0.5, 'ci95': [None, 0.9], 'n': 4}
+        """
+        count = float(n)
+        return cls(value=_number(value), ci95=[_number(low), _number(high)],
+                   n=int(count) if count.is_integer() else count, **fields)
 
 
 class LevelEstimate(Estimate):
@@ -297,10 +318,32 @@ class SkillComparison(Record):
     differs: bool
 
 
+class LargestDifference(Record):
+    """The skill whose bottleneck rates differ most between two models, and each model's rate there.
+
+    Written as one mapping, as the file always has: ``skill``, and each model's name to its rate.
+    """
+
+    skill: str
+    rates: dict[str, Estimate]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_the_file(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "rates" not in data:
+            return {"skill": data.get("skill"), "rates": {key: value for key, value in data.items() if key != "skill"}}
+        return data
+
+    @model_serializer(mode="wrap")
+    def _as_the_file(self, write) -> dict[str, Any]:
+        written = write(self)
+        return {"skill": written["skill"], **written["rates"]}
+
+
 class Profile(Record):
     """Bottleneck profiles of two models (`stad_utils.analysis._compare.profile_comparison`), or why not compared.
 
-    ``largest_difference``: ``skill`` and, per model name, its bottleneck rate.
+    ``largest_difference``: the skill and each model's bottleneck rate there.
     """
 
     refused: str | None = None
@@ -308,13 +351,36 @@ class Profile(Record):
     skills: list[str] | None = None
     distance: float | None = None
     p_value: float | None = None
-    largest_difference: dict[str, Estimate | str] | None = None
+    largest_difference: LargestDifference | None = None
+
+
+class CompositionComparison(Record):
+    """Each model's composition gap and their paired difference A − B (`analysis.composition_comparison`).
+
+    The file writes them in one mapping, as it always has: each model's name to its gap, and
+    ``difference`` to the difference; read here, the model names and the fixed key are apart.
+    """
+
+    gaps: dict[str, NamedEstimate]
+    difference: PairedDifference
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_the_file(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "gaps" not in data:
+            return {"gaps": {key: value for key, value in data.items() if key != "difference"},
+                    "difference": data.get("difference")}
+        return data
+
+    @model_serializer(mode="wrap")
+    def _as_the_file(self, write) -> dict[str, Any]:
+        written = write(self)
+        return {**written["gaps"], "difference": written["difference"]}
 
 
 class PairComparison(Record):
     """Two models on the same tasks (`stad_utils.analysis.compare_pair`).
 
-    ``composition``: per model name its composition gap, and their ``difference``;
     ``accuracy_original``: per model name its success as asked on the tasks both answered.
     """
 
@@ -325,7 +391,7 @@ class PairComparison(Record):
     levels: list[PairedLevel]
     help_needed: HelpNeeded
     isolated_accuracy: list[SkillComparison]
-    composition: dict[str, NamedEstimate | PairedDifference] | None
+    composition: CompositionComparison | None
     profile: Profile
     accuracy_original: dict[str, Estimate] | None = None
     difference_original: DetectableDifference | None = None

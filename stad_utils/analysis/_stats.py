@@ -4,9 +4,9 @@ Owns: Wilson score intervals of shares (`share_estimates`), the two-stage paired
 (`paired_bootstrap`), Newcombe's score interval of a paired difference
 (`paired_difference_interval`), McNemar's exact test (`mcnemar_exact`), the paired test of
 per-task differences (`paired_test`), Fisher's exact test (`fisher_less`), Holm's step-down
-adjustment (`holm`), the one power solver (`smallest_detectable`) behind the smallest
-detectable deficit of a skill and the minimal detectable difference of two models, and the
-JSON-ready form of an estimate (`estimate`). Nothing here knows of outcomes or sentences.
+adjustment (`holm`), and the one power solver (`smallest_detectable`) behind the smallest
+detectable deficit of a skill and the minimal detectable difference of two models. Nothing here
+knows of outcomes or sentences.
 """
 
 from __future__ import annotations
@@ -151,15 +151,6 @@ def _task_copies(n_tasks: int, n_resamples: int, rng: np.random.Generator) -> np
     """
     drawn = rng.integers(0, n_tasks, size=(n_resamples, n_tasks)) + np.arange(n_resamples)[:, None] * n_tasks
     return np.bincount(drawn.ravel(), minlength=n_resamples * n_tasks).reshape(n_resamples, n_tasks).astype(float)
-
-
-def estimate(value: float, low: float, high: float, n: float, **extra) -> dict:
-    """A JSON-ready estimate: ``{"value", "ci95", "n", …}`` with NaN written as ``None``."""
-    def clean(x):
-        return None if x is None or pd.isna(x) else float(x)
-
-    return {"value": clean(value), "ci95": [clean(low), clean(high)],
-            "n": int(n) if float(n).is_integer() else float(n), **extra}
 
 
 def paired_difference_interval(both: float, first_only: float, second_only: float, neither: float,

@@ -30,8 +30,9 @@ at which a rate reaches 80%.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -114,11 +115,21 @@ def _log_likelihood(penalty: float, links: np.ndarray, solved: np.ndarray) -> fl
     return float(np.sum(np.log(chance)))
 
 
-def estimate_composition_penalty(items: Sequence[Outcome], *, level: float = 0.95) -> dict:
+@dataclass(frozen=True)
+class PenaltyFit:
+    """The composition penalty estimated from outcomes: the maximum-likelihood ``estimate``, its
+    likelihood-ratio interval ``low``–``high`` and the ``n`` chain items behind it (NaN without any)."""
+
+    estimate: float
+    low: float
+    high: float
+    n: int
+
+
+def estimate_composition_penalty(items: Sequence[Outcome], *, level: float = 0.95) -> PenaltyFit:
     """The chance that one link of a chain fails: maximum likelihood and a likelihood-ratio interval.
 
-    See the module docstring for the items used. Returns ``estimate``, ``low``, ``high``
-    and ``n`` (the items); NaN estimates without items.
+    See the module docstring for the items used.
 
     Examples
     --------
@@ -127,12 +138,12 @@ def estimate_composition_penalty(items: Sequence[Outcome], *, level: float = 0.9
     ...                    curve=[solved, True], isolated=[True, True], k=0 if solved else 1,
     ...                    non_monotonic=False, n_errors=0)
     >>> fit = estimate_composition_penalty([outcome(f"t{i}", i % 4 != 0) for i in range(100)])
-    >>> round(fit["estimate"], 3), fit["n"], fit["low"] < 0.25 < fit["high"]
+    >>> round(fit.estimate, 3), fit.n, fit.low < 0.25 < fit.high
     (0.25, 100, True)
     """
     links, solved = _chain_items(items)
     if not len(links):
-        return {"estimate": float("nan"), "low": float("nan"), "high": float("nan"), "n": 0}
+        return PenaltyFit(math.nan, math.nan, math.nan, 0)
     if solved.all() or not solved.any():
         best = 0.0 if solved.all() else 1.0
     else:
@@ -146,33 +157,45 @@ def estimate_composition_penalty(items: Sequence[Outcome], *, level: float = 0.9
 
     low = 0.0 if best == 0.0 or excess(0.0) <= 0 else brentq(excess, 0.0, best)
     high = 1.0 if best == 1.0 or excess(1.0) <= 0 else brentq(excess, best, 1.0)
-    return {"estimate": float(best), "low": float(low), "high": float(high), "n": int(len(links))}
+    return PenaltyFit(float(best), float(low), float(high), int(len(links)))
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """How one run's diagnosis compares with what was planted.
+
+    The ``flagged`` skills, ``precision`` (NaN when nothing is flagged), ``recall`` (NaN when
+    nothing was planted), ``false_flags`` (flagged, not planted), whether the ``skills_recovered``
+    (flagged = planted), the penalty fit (``penalty``, ``penalty_low``, ``penalty_high``,
+    ``penalty_n``) and whether the ``penalty_recovered`` (estimate within the tolerance of the
+    planted value). `dataclasses.asdict` gives the row `power_curve` and ``validation.json`` write.
+    """
+
+    flagged: list[str]
+    precision: float
+    recall: float
+    false_flags: int
+    skills_recovered: bool
+    penalty: float
+    penalty_low: float
+    penalty_high: float
+    penalty_n: int
+    penalty_recovered: bool
 
 
 def recovery(items: Sequence[Outcome], ladders: Sequence[Ladder], simulation: Simulation, *, alpha: float = 0.05,
-             penalty_tolerance: float = 0.1) -> dict:
-    """How one run's diagnosis compares with what was planted.
-
-    Returns the ``flagged`` skills, ``precision`` (NaN when nothing is flagged), ``recall``
-    (NaN when nothing was planted), ``false_flags`` (flagged, not planted), whether the
-    ``skills_recovered`` (flagged = planted), the penalty fit (``penalty``, ``penalty_low``,
-    ``penalty_high``, ``penalty_n``) and whether the ``penalty_recovered`` (estimate within
-    ``penalty_tolerance`` of the planted value).
-    """
+             penalty_tolerance: float = 0.1) -> Recovery:
+    """How one run's diagnosis (the skill-only family of `flag_weak_skills`) compares with what was planted."""
     planted = set(simulation.weak_skills())
     table = flag_weak_skills(items, ladders, alpha=alpha)
     flagged = set(table.loc[table["flagged"].astype(bool), "skill"])
     hits = len(flagged & planted)
     fit = estimate_composition_penalty(items)
-    return {
-        "flagged": sorted(flagged),
-        "precision": hits / len(flagged) if flagged else float("nan"),
-        "recall": hits / len(planted) if planted else float("nan"),
-        "false_flags": len(flagged - planted),
-        "skills_recovered": flagged == planted,
-        "penalty": fit["estimate"], "penalty_low": fit["low"], "penalty_high": fit["high"], "penalty_n": fit["n"],
-        "penalty_recovered": bool(abs(fit["estimate"] - simulation.composition_penalty) <= penalty_tolerance),
-    }
+    return Recovery(
+        flagged=sorted(flagged), precision=hits / len(flagged) if flagged else math.nan,
+        recall=hits / len(planted) if planted else math.nan, false_flags=len(flagged - planted),
+        skills_recovered=flagged == planted, penalty=fit.estimate, penalty_low=fit.low, penalty_high=fit.high,
+        penalty_n=fit.n, penalty_recovered=bool(abs(fit.estimate - simulation.composition_penalty) <= penalty_tolerance))
 
 
 def power_curve(simulation: dict, sizes: Sequence[int], repetitions: int, *, seed: int = 0, alpha: float = 0.05,
@@ -193,8 +216,8 @@ def power_curve(simulation: dict, sizes: Sequence[int], repetitions: int, *, see
             first = {task.task_id for task in chain.tasks[:n_tasks]}
             subset = [o for o in chain.outcomes if o.task_id in first]
             rows.append({"repetition": repetition, "n_tasks": n_tasks,
-                         **recovery(subset, chain.ladders, planted, alpha=alpha,
-                                    penalty_tolerance=penalty_tolerance)})
+                         **asdict(recovery(subset, chain.ladders, planted, alpha=alpha,
+                                           penalty_tolerance=penalty_tolerance))})
     return pd.DataFrame(rows)
 
 

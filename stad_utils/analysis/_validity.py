@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..records import Ladder, Outcome
 from ._frames import policy_of
+from ._schema import Validity
 
 
 def _mentions(text: str, value: str) -> bool:
@@ -24,7 +25,7 @@ def possible_leakage(ladder: Ladder) -> bool:
         _mentions(text, answer) for text in ladder.scaffolds + ladder.isolated[:-1])
 
 
-def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict:
+def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> Validity:
     """Counts of suspicious variants and outcomes (each a place to look, not proof of a fault).
 
     * ``possible_leakage``: ladders with a scaffold, or an isolated question before the last,
@@ -37,5 +38,5 @@ def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> dict
     leaking = [ladder.task_id for ladder in ladders if possible_leakage(ladder)]
     solved_but_failed = (sum(o.k == 0 and False in o.isolated for o in items) if policy_of(items) == "full"
                          else None)
-    return {"possible_leakage": len(leaking), "leaking_tasks": leaking[:20],
-            "non_monotonic": sum(o.non_monotonic for o in items), "solved_but_steps_failed": solved_but_failed}
+    return Validity(possible_leakage=len(leaking), leaking_tasks=leaking[:20],
+                    non_monotonic=sum(o.non_monotonic for o in items), solved_but_steps_failed=solved_but_failed)

@@ -17,7 +17,6 @@ from ._schema import (
     ModelSummary,
     NamedEstimate,
     PairComparison,
-    PairedDifference,
     SkillEvidence,
     TruncationRow,
     Undetermined,
@@ -286,12 +285,10 @@ def _skill_sentences(result: PairComparison, a: str, b: str) -> list[str]:
                          f"{'' if len(skills) == 1 else 's'} with at least {result.min_support} "
                          "steps both answered alone, McNemar exact, Holm-corrected).")
     composition = result.composition
-    if composition and composition["difference"].n:
-        first, second = (composition[model] for model in result.models)
-        difference = composition["difference"]
-        # the models' entries are NamedEstimates, the difference a PairedDifference (compare.compare_models)
-        assert isinstance(first, NamedEstimate) and isinstance(second, NamedEstimate)
-        assert isinstance(difference, PairedDifference) and difference.p_value is not None
+    if composition and composition.difference.n:
+        first, second = (composition.gaps[model] for model in result.models)
+        difference = composition.difference
+        assert difference.p_value is not None  # tested whenever a task has both gaps (composition_comparison)
         interval = ("no interval below 30 tasks" if difference.ci95[0] is None
                     else f"95% CI {points(difference.ci95[0])} to {points(difference.ci95[1])}")
         verdict = ("differ significantly" if difference.p_value is not None and difference.p_value < ALPHA
@@ -313,10 +310,9 @@ def _profile_sentence(result: PairComparison, a: str, b: str, accuracy_differs: 
         n_skills = len(skills)
         return (f"No significant difference in bottleneck profiles detected {where} (permutation "
                 f"{p_words(p_value)}, {n_skills} skill{'' if n_skills == 1 else 's'}).")
-    rate_a, rate_b = (largest[model] for model in result.models)
-    assert isinstance(rate_a, Estimate) and isinstance(rate_b, Estimate)  # each model's rate ("skill" is the name)
+    rate_a, rate_b = (largest.rates[model] for model in result.models)
     detail = (f"bottleneck-rate distance {profile.distance:.2f}, permutation {p_words(p_value)}; "
-              f"largest at '{largest['skill']}': {a} {share_words(rate_a)}, {b} {share_words(rate_b)}")
+              f"largest at '{largest.skill}': {a} {share_words(rate_a)}, {b} {share_words(rate_b)}")
     if help_differs:
         return (f"Their bottleneck profiles differ {where} ({detail}), but so does the help they need, which by "
                 "itself moves the bottleneck step: the profiles cannot separate skill gaps from the help needed "

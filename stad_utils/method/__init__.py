@@ -32,7 +32,17 @@ from ._official_prompts import (
     read_segments,
     read_step_answers,
 )
-from ._outcomes import is_non_monotonic, k_distribution, minimal_scaffolding_level, outcomes
+from ._outcomes import (
+    UNRESOLVED_K,
+    help_needed,
+    is_non_monotonic,
+    k_category,
+    k_distribution,
+    k_order,
+    minimal_scaffolding_level,
+    needs_step,
+    outcomes,
+)
 from ._roles import check_judge_options, open_judge, open_teacher
 from ._skills import (
     BUNDLED_MODEL,
@@ -58,6 +68,7 @@ from ._teachers import (
 from .rejudge import agreement_table, main, rejudge_run
 
 __all__ = [
+    "UNRESOLVED_K", "help_needed", "k_category", "k_order", "needs_step",
     "BUNDLED_MODEL", "GSM8KSolutionTeacher", "LLMTeacher", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "OfficialPrompts",
     "OfficialRepoMissing", "OracleTeacher", "Question", "REPO_VARIABLE", "SkillMapper", "Teacher",
     "abstract_descriptions", "agreement_table", "apply_skill_table", "build_ladders", "check_judge_options",

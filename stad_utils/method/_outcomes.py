@@ -1,11 +1,12 @@
-"""From verdicts to each task's success curve and its minimal scaffolding level k.
+"""The minimal scaffolding level k: what each value means, and how it is derived from verdicts.
 
-The quantities (success curve, k, undetermined, non-monotonic) are defined in
-`stad_utils.definitions`; this module computes them per (task, model, sample).
-
-It also owns the rules by which every reader takes the logs, written once here and applied in SQL
-by `stad_utils.records.columnar`: the key of a verdict and of an outcome, the latest record of a key wins
-(`latest_records`), and a verdict's judged outcome, older files included (`judged_outcome`).
+k = 0: solved as asked; k = j > 0: solved once the first j steps are given (step k is the
+*bottleneck*); k = −1 (`UNRESOLVED_K`): every level was answered and failed; ``None``: a level
+before the first success is unanswered, so k is undetermined. Every reader asks this module what
+a value of k means (`k_category`, `help_needed`, `needs_step`, `k_order`) instead of testing
+``k == -1`` itself. The quantities (success curve, k, undetermined, non-monotonic) are defined
+in `stad_utils.definitions`; `outcomes` computes them per (task, model, sample) from the latest
+verdicts (`stad_utils.records.latest_verdicts`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,55 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from ..records import UNMAPPED, Ladder, Outcome, StepSkill, Verdict, is_error, is_undecided, latest_verdicts
+
+UNRESOLVED_K = -1
+"""k of a task no scaffold level solved, although every level was answered."""
+
+def k_category(k: int | None) -> str:
+    """Independent (k = 0), scaffoldable (k > 0), unresolved (k = −1) or undetermined (None).
+
+    Examples
+    --------
+    >>> [k_category(k) for k in (0, 2, -1, None)]
+    ['independent', 'scaffoldable', 'unresolved', 'undetermined']
+    """
+    return ("undetermined" if k is None else "independent" if k == 0 else "unresolved" if k == UNRESOLVED_K
+            else "scaffoldable")
+
+
+def help_needed(k: int | None, n_steps: int) -> int | None:
+    """Steps that had to be given: k, with "never solved" (k = −1) counted as all K; None when undetermined.
+
+    Examples
+    --------
+    >>> [help_needed(k, 3) for k in (0, 2, -1, None)]
+    [0, 2, 3, None]
+    """
+    if k is None:
+        return None
+    return n_steps if k == UNRESOLVED_K else k
+
+
+def needs_step(k: int | None, step: int) -> bool:
+    """Whether the task was still unsolved with ``step`` next to give: level ``step`` − 1 failed (k = −1 or k ≥ step).
+
+    Examples
+    --------
+    >>> [needs_step(k, 2) for k in (0, 1, 2, 3, -1, None)]
+    [False, False, True, True, True, False]
+    """
+    return k is not None and (k == UNRESOLVED_K or k >= step)
+
+
+def k_order(k: int) -> tuple[bool, int]:
+    """Sort key that puts k = −1 (unresolved) after every solved level.
+
+    Examples
+    --------
+    >>> sorted([-1, 2, 0], key=k_order)
+    [0, 2, -1]
+    """
+    return k == UNRESOLVED_K, k
 
 
 def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
@@ -35,7 +85,7 @@ def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
             return None
         if solved:
             return level
-    return -1
+    return UNRESOLVED_K
 
 
 def first_unanswered_level(curve: Sequence[bool | None]) -> int | None:

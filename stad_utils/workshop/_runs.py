@@ -24,7 +24,17 @@ from typing import Any
 
 import pandas as pd
 
-from ..analysis import Comparison, Estimate, ModelSummary, RunSummary, p_text, percent_text, points
+from ..analysis import (
+    Comparison,
+    Estimate,
+    ModelSummary,
+    PenaltyFit,
+    RunSummary,
+    estimate_composition_penalty,
+    p_text,
+    percent_text,
+    points,
+)
 from ..models import Simulation
 from ..records import RunPaths
 
@@ -151,11 +161,10 @@ class WorkshopRun:
             raise ValueError("this run compared no targets: run_simulated(..., compare=True) with two targets")
         return accuracy_statement(self.comparison.comparisons[0])
 
-    def penalty_fit(self, model: str | None = None) -> dict:
+    def penalty_fit(self, model: str | None = None) -> PenaltyFit:
         """The composition penalty estimated from one model's outcomes (`estimate_composition_penalty`), to set beside
-        the planted one: ``estimate``, ``low``, ``high`` (95% likelihood-ratio interval) and ``n`` (tasks used).
+        the planted one, with its 95% likelihood-ratio interval and the tasks behind it.
         """
-        from ..analysis import estimate_composition_penalty
         from ..records import Outcome, read_records
 
         model = model or self.models[0]

@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ...analysis import (
-    MIN_SUPPORT,
-    PAIR_GAP_REFUSAL,
-    Comparison,
-    pair_composition_gaps,
-    policy_of,
-)
-from ...records import Outcome
+from ...analysis import MIN_SUPPORT, PAIR_GAP_REFUSAL, Comparison, ComparisonTables
 from .._escaping import mathtext_plain
-from ._model import plot_bottleneck_heatmap, plot_isolated_vs_whole, shown_skill_table
+from ._model import plot_bottleneck_heatmap, plot_isolated_vs_whole
 from ._style import (
-    MAX_SHOWN,
     NO_ANSWERS,
     _annotated_heatmap,
     _finish_with_legend,
@@ -31,7 +22,6 @@ from ._style import (
     models_with_data,
     one_line,
     placeholder,
-    skill_folding,
 )
 
 # ------------------------------------------------------------------------------------------ comparisons
@@ -60,18 +50,18 @@ def plot_paired_differences(comparison: Comparison):
     return fig
 
 
-def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: int = MIN_SUPPORT):
+def plot_pair_gaps(tables: ComparisonTables, min_support: int = MIN_SUPPORT):
     """Pair composition gap of the last two steps' skills, one panel per model: cells with at least
     ``min_support`` tasks, each with its 95% interval and task count (grey: fewer tasks).
     """
     title = "Pair composition gap: success with two steps left − product alone (negative = fails to chain)"
-    if policy_of(items) == "on_failure":
+    gaps = tables.shown_pair_gaps
+    if gaps is None:
         return placeholder(title, PAIR_GAP_REFUSAL)
-    gaps = pair_composition_gaps(items, rename=skill_folding(items, max_shown))
     if gaps.empty:
         return placeholder(title, f"{NO_ANSWERS} with both last steps answered alone and level K−2 answered")
     supported = gaps[gaps["tasks"] > 0]
-    names, missing = models_with_data(model_names(items), supported["model"])
+    names, missing = models_with_data(model_names(tables), supported["model"])
     if supported.empty:
         return placeholder(title, f"{NO_ANSWERS}: no pair of last steps has a task behind it")
     def ordered(names: set[str]) -> list[str]:
@@ -108,11 +98,9 @@ def plot_pair_gaps(items: Sequence[Outcome], max_shown: int = 4, min_support: in
     return fig
 
 
-def comparison_figures(items: Sequence[Outcome], comparison: Comparison, *, max_shown: int = MAX_SHOWN,
-                       min_support: int = MIN_SUPPORT) -> dict:
+def comparison_figures(comparison: Comparison, tables: ComparisonTables, *, min_support: int = MIN_SUPPORT) -> dict:
     """The figures of ``07_compare`` by file name (k shares and success per level are 06's)."""
-    skills = shown_skill_table(items, max_shown)
     return {"compare_differences": plot_paired_differences(comparison),
-            "compare_bottlenecks": plot_bottleneck_heatmap(items, max_shown, comparison.min_support, skills=skills),
-            "compare_isolated_vs_whole": plot_isolated_vs_whole(items, max_shown, skills=skills),
-            "compare_pair_gaps": plot_pair_gaps(items, min_support=min_support)}
+            "compare_bottlenecks": plot_bottleneck_heatmap(tables, comparison.min_support),
+            "compare_isolated_vs_whole": plot_isolated_vs_whole(tables),
+            "compare_pair_gaps": plot_pair_gaps(tables, min_support=min_support)}

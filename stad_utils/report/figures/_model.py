@@ -9,28 +9,16 @@ tasks gets a placeholder that says so instead of an empty or crashing plot.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ...analysis import (
-    MIN_SUPPORT,
-    bottleneck_attribution,
-    help_from_content,
-    k_order,
-    k_shares,
-    k_stability,
-    policy_of,
-    skill_table,
-    success_by_level,
-)
-from ...records import Outcome
+from ...analysis import MIN_SUPPORT, ComparisonTables, RunAnalysis
+from ...method import k_order
 from .._escaping import mathtext_plain
 from ._style import (
-    MAX_SHOWN,
     NO_ANSWERS,
     _annotated_heatmap,
     _finish_with_legend,
@@ -44,7 +32,6 @@ from ._style import (
     models_with_data,
     placeholder,
     readable,
-    skill_folding,
 )
 
 sns.set_theme(context="talk", style="whitegrid")
@@ -53,43 +40,44 @@ sns.set_theme(context="talk", style="whitegrid")
 # ------------------------------------------------------------------------------------------ one model or several
 
 
-def plot_k_shares(items: Sequence[Outcome]):
+def plot_k_shares(run: RunAnalysis):
     """Share of determined tasks at each k per model, with Wilson 95% intervals and the undetermined count.
 
     Examples
     --------
+    >>> from stad_utils.analysis import analyze_run
     >>> from stad_utils.records import Outcome
     >>> failed = Outcome(task_id="t", model="m", source="s", n_steps=1, skills=["a"], curve=[None], isolated=[None],
     ...                  k=None, undetermined_by="error", non_monotonic=False, n_errors=2)
-    >>> plot_k_shares([failed]).axes[0].texts[0].get_text().split(":")[0]
+    >>> plot_k_shares(analyze_run([failed], n_resamples=0)).axes[0].texts[0].get_text().split(":")[0]
     'no answered tasks'
     """
     title = "How much help does each task need?"
-    shares = k_shares(items)
+    shares = run.table("k_shares")
     if shares.empty:
-        return placeholder(title, f"{NO_ANSWERS}: no task has a determined k. {_left_out(items)}")
+        return placeholder(title, f"{NO_ANSWERS}: no task has a determined k. {_left_out(run)}")
     order = sorted(shares["k"].unique(), key=k_order)
     fig, ax = plt.subplots(figsize=(11, 6))
     missing = _grouped_bars(ax, shares.assign(k=shares["k"].map(k_label)), "k", [k_label(k) for k in order],
-                            model_names(items))
+                            model_names(run))
     ax.set(xlabel="minimal scaffolding level k", ylabel="share of tasks", ylim=(0, 1))
-    counts = ", ".join(f"{model_names(items)[m]} n = {int(n)}" for m, n in shares.groupby("model")["n"].first().items())
-    _titled(fig, ax, title, f"tasks with a determined k: {counts}. {missing}{_left_out(items) or 'None undetermined'}. "
+    counts = ", ".join(f"{model_names(run)[m]} n = {int(n)}" for m, n in shares.groupby("model")["n"].first().items())
+    _titled(fig, ax, title, f"tasks with a determined k: {counts}. {missing}{_left_out(run) or 'None undetermined'}. "
                             "Bars: 95% Wilson intervals.")
     _finish_with_legend(fig, ax)
     return fig
 
 
-def plot_success_by_level(items: Sequence[Outcome]):
+def plot_success_by_level(run: RunAnalysis):
     """Success at each scaffold level per model over the tasks answered there (placebo levels dashed)."""
     title = "Success as more steps are given"
-    table = pd.concat([success_by_level(items).assign(kind="scaffold"),
-                       success_by_level(items, variant="placebo").assign(kind="placebo")], ignore_index=True)
+    table = pd.concat([run.table("levels").assign(kind="scaffold"),
+                       run.table("placebo_levels").assign(kind="placebo")], ignore_index=True)
     table = table[table["n"] > 0]
     if table.empty:
-        return placeholder(title, f"{NO_ANSWERS}. {_left_out(items)}")
-    colours = dict(zip(model_names(items), sns.color_palette(n_colors=len(model_names(items)))))
-    names, missing = models_with_data(model_names(items), table["model"])
+        return placeholder(title, f"{NO_ANSWERS}. {_left_out(run)}")
+    colours = dict(zip(model_names(run), sns.color_palette(n_colors=len(model_names(run)))))
+    names, missing = models_with_data(model_names(run), table["model"])
     fig, ax = plt.subplots(figsize=(11, 6))
     for (model, kind), rows in table.groupby(["model", "kind"]):
         shift = (list(names).index(model) - (len(names) - 1) / 2) * 0.06
@@ -102,39 +90,39 @@ def plot_success_by_level(items: Sequence[Outcome]):
     ax.set(xlabel="steps given (scaffold level j); n = tasks answered", ylabel="share solved", ylim=(0, 1.05))
     ax.legend()
     note = ("Levels ≥ 1 were asked only of tasks failed as asked (policy on_failure). "
-            if policy_of(items) == "on_failure" else "")
+            if run.policy == "on_failure" else "")
     _titled(fig, ax, title, f"{note}{missing}Over tasks answered at each level; bars: 95% Wilson intervals.")
     _finish_with_legend(fig, ax)
     return fig
 
 
-def plot_bottlenecks(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT):
+def plot_bottlenecks(run: RunAnalysis, min_support: int = MIN_SUPPORT):
     """Bottleneck attribution: among tasks that needed help, the share whose bottleneck is each skill."""
     title = "Which step's skill turned failure into success?"
-    table = bottleneck_attribution(items, rename=skill_folding(items, max_shown))
+    table = run.table("shown_bottlenecks")
     if table.empty:
-        return placeholder(title, f"no task with a determined k needed help. {_left_out(items)}")
+        return placeholder(title, f"no task with a determined k needed help. {_left_out(run)}")
     order = by_support(table.groupby("bottleneck")["tasks"].sum())
-    fig, ax = plt.subplots(figsize=(11, 2.5 + 0.45 * len(order) * max(1, len(model_names(items)) / 1.5)))
-    missing = _grouped_bars(ax, table, "bottleneck", order, model_names(items), horizontal=True,
+    fig, ax = plt.subplots(figsize=(11, 2.5 + 0.45 * len(order) * max(1, len(model_names(run)) / 1.5)))
+    missing = _grouped_bars(ax, table, "bottleneck", order, model_names(run), horizontal=True,
                             min_support=min_support)
     ax.set(xlabel="share of tasks that needed help", xlim=(0, 1))
-    needed = ", ".join(f"{model_names(items)[m]} n = {n:g}" for m, n in table.groupby("model")["n"].first().items())
+    needed = ", ".join(f"{model_names(run)[m]} n = {n:g}" for m, n in table.groupby("model")["n"].first().items())
     _titled(fig, ax, title, f"bottleneck = step k, the step whose provision turned failure into success. Tasks that "
-                            f"needed help: {needed}. {missing}{_left_out(items) or 'None undetermined'}. "
+                            f"needed help: {needed}. {missing}{_left_out(run) or 'None undetermined'}. "
                             "Bars: 95% Wilson intervals.")
     _finish_with_legend(fig, ax)
     return fig
 
 
-def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT):
+def plot_skills(run: RunAnalysis, min_support: int = MIN_SUPPORT):
     """Per shown skill: accuracy when asked alone, and bottleneck rate, each with its 95% interval."""
     title = "Skills: alone, and as the bottleneck"
-    table = shown_skill_table(items, max_shown)
+    table = run.table("shown_skills")
     if table.empty or not table["isolated_n"].any() and not table["at_risk"].any():
-        return placeholder(title, f"{NO_ANSWERS} with a step. {_left_out(items)}")
+        return placeholder(title, f"{NO_ANSWERS} with a step. {_left_out(run)}")
     order = by_support(table.groupby("skill")["occurrences"].sum())
-    names = model_names(items)
+    names = model_names(run)
     fig, axes = plt.subplots(1, 2, figsize=(14, 2.5 + 0.5 * len(order) * max(1, len(names) / 1.5)), sharey=True)
     missing = []
     for ax, measure, n, label in ((axes[0], "isolated_accuracy", "isolated_n", "accuracy asked alone"),
@@ -148,21 +136,24 @@ def plot_skills(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_suppor
     _titled(fig, axes[0], title, f"{len(order)} shown skills, most frequent first; bars: 95% Wilson intervals; "
                                  f"faded: fewer than {min_support} answered (left) or at-risk steps (right; at-risk "
                                  f"step: one whose task was still unsolved with it next to give). {missing_words}"
-                                 f"{_left_out(items)}")
+                                 f"{_left_out(run)}")
     _finish_with_legend(fig, axes[0])
     return fig
 
 
-def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
-    """Help from content per level (scaffold j − placebo j), with paired bootstrap 95% intervals."""
+def plot_help_from_content(run: RunAnalysis):
+    """Help from content per level (scaffold j − placebo j), with paired bootstrap 95% intervals, as
+    ``summary.json`` holds them."""
     title = "Help from content: scaffold − placebo"
-    table = help_from_content(items, n_resamples=n_resamples)
+    table = pd.DataFrame([{"model": model, "level": entry.level, "value": entry.value, "low": entry.ci95[0],
+                           "high": entry.ci95[1], "n": entry.n}
+                          for model, numbers in run.summary.models.items() for entry in numbers.help_from_content or []],
+                         columns=["model", "level", "value", "low", "high", "n"])
     if table.empty:
         return placeholder(title, "no placebo question was answered")
-    names = model_names(items)
+    names = model_names(run)
     fig, ax = plt.subplots(figsize=(10, 5.5))
-    missing = _grouped_bars(ax, table.rename(columns={"estimate": "value"}), "level", sorted(table["level"].unique()),
-                            names)
+    missing = _grouped_bars(ax, table, "level", sorted(table["level"].unique()), names)
     ax.axhline(0, color="black", linewidth=1)
     ax.set(xlabel="scaffold level j", ylabel="success difference", ylim=(-1, 1))
     _titled(fig, ax, title, f"paired over tasks answered at both; bars: 95% bootstrap intervals. {missing}")
@@ -170,64 +161,44 @@ def plot_help_from_content(items: Sequence[Outcome], n_resamples: int = 1000):
     return fig
 
 
-def shown_skill_table(items: Sequence[Outcome], max_shown: int = MAX_SHOWN) -> pd.DataFrame:
-    """`skill_table` as the figures show it: rare skills folded, the gap without an interval.
-
-    Several figures draw from it; computing it once for all of them (``skills=``) saves seconds at scale.
-    """
-    return skill_table(items, rename=skill_folding(items, max_shown), n_resamples=0)
-
-
-def _skills_with(items: Sequence[Outcome], max_shown: int, count: str, skills: pd.DataFrame | None) -> pd.DataFrame:
-    """The shown skill table's skills with at least one unit in column ``count``."""
-    table = shown_skill_table(items, max_shown) if skills is None else skills
-    return table[table[count] > 0]
-
-
-def plot_bottleneck_heatmap(items: Sequence[Outcome], max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT, *,
-                            skills: pd.DataFrame | None = None):
-    """Skill × model bottleneck rate; each cell shows the rate and its at-risk count n (grey below ``min_support``).
-
-    ``skills``: `shown_skill_table` of ``items``, when it is already computed.
-    """
+def plot_bottleneck_heatmap(run: RunAnalysis | ComparisonTables, min_support: int = MIN_SUPPORT):
+    """Skill × model bottleneck rate; each cell shows the rate and its at-risk count n (grey below ``min_support``)."""
     title = "Where each model is blocked: bottleneck rate"
-    table = _skills_with(items, max_shown, "at_risk", skills)
+    table = run.table("shown_skills")
+    table = table[table["at_risk"] > 0]
     if table.empty:
-        return placeholder(title, f"no step was at risk (no task with a determined k needed help). {_left_out(items)}")
+        return placeholder(title, f"no step was at risk (no task with a determined k needed help). {_left_out(run)}")
     rate = table.pivot(index="skill", columns="model", values="bottleneck_rate")
     risk = table.pivot(index="skill", columns="model", values="at_risk").reindex_like(rate).fillna(0)
     supported = risk.index[(risk >= min_support).any(axis=1)]
     if supported.empty:
-        return placeholder(title, f"no skill was at risk {min_support} times for any model. {_left_out(items)}")
+        return placeholder(title, f"no skill was at risk {min_support} times for any model. {_left_out(run)}")
     dropped = len(risk) - len(supported)
     order = by_support(risk.loc[supported].sum(axis=1))
     rate, risk = rate.loc[order], risk.loc[order]
     shown = rate.where(risk >= min_support)
     labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"), "")
-    columns, key = _short_model_labels(items, list(rate.columns))
+    columns, key = _short_model_labels(run, list(rate.columns))
     fig, ax = plt.subplots(figsize=(6 + 2.4 * rate.shape[1], max(4.5, 3.2 + 0.75 * rate.shape[0])))
     _annotated_heatmap(ax, shown, labels, readable(order), columns, label="bottleneck rate", vmin=0, vmax=1,
                        cmap="rocket_r")
     ax.set(xlabel="", ylabel="")
     left_out = f"{dropped} skill(s) with fewer for every model left out. " if dropped else ""
     _titled(fig, ax, title, f"n = at-risk steps (an at-risk step: its task was still unsolved with this skill next to "
-                            f"give); grey: n < {min_support}. {left_out}{key}{_left_out(items)}")
+                            f"give); grey: n < {min_support}. {left_out}{key}{_left_out(run)}")
     fig.tight_layout()
     return fig
 
 
-def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
-                           title: str = "Each skill alone and inside its whole tasks", *,
-                           skills: pd.DataFrame | None = None):
-    """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕).
-
-    ``skills``: `shown_skill_table` of ``items``, when it is already computed.
-    """
-    table = _skills_with(items, max_shown, "isolated_n", skills)
+def plot_isolated_vs_whole(run: RunAnalysis | ComparisonTables,
+                           title: str = "Each skill alone and inside its whole tasks"):
+    """Per shown skill and model: accuracy asked alone (●) vs success of its tasks as asked (✕)."""
+    table = run.table("shown_skills")
+    table = table[table["isolated_n"] > 0]
     if table.empty:
-        return placeholder(title, f"no isolated step was answered. {_left_out(items)}")
-    colours = dict(zip(model_names(items), sns.color_palette(n_colors=len(model_names(items)))))
-    names, missing = models_with_data(model_names(items), table["model"])
+        return placeholder(title, f"no isolated step was answered. {_left_out(run)}")
+    colours = dict(zip(model_names(run), sns.color_palette(n_colors=len(model_names(run)))))
+    names, missing = models_with_data(model_names(run), table["model"])
     order = by_support(table.groupby("skill")["occurrences"].sum())
     fig, ax = plt.subplots(figsize=(12, 2.5 + 0.55 * len(order) * max(1, len(names) / 1.5)))
     for i, model in enumerate(names):
@@ -255,11 +226,11 @@ def plot_isolated_vs_whole(items: Sequence[Outcome], max_shown: int = MAX_SHOWN,
 # ------------------------------------------------------------------------------------------ the notebooks' sets
 
 
-def plot_k_stability(items: Sequence[Outcome]):
+def plot_k_stability(run: RunAnalysis):
     """Per model and task, the k of each repeated sample: how stable is the diagnosis of one task?"""
     title = "How stable is k across repeated samples?"
-    table = k_stability(items)
-    models = list(model_names(items))
+    table = run.stability
+    models = list(model_names(run))
     fig, axes = plt.subplots(1, len(models), squeeze=False, sharey=True,
                              figsize=(4 + 4 * len(models), 2.5 + 0.28 * table["task_id"].nunique()))
     levels = sorted({k for ks in table["k_by_sample"] for k in ks if k is not None}, key=k_order)
@@ -276,7 +247,7 @@ def plot_k_stability(items: Sequence[Outcome]):
                     label=k_label(k) if k is not None else "undetermined")
             left += counts.to_numpy(dtype=float)
         same = rows["same_k"].mean()
-        ax.set(title=textwrap.fill(f"{model_names(items)[model]}: same k in every sample for {same:.0%} of tasks", 34),
+        ax.set(title=textwrap.fill(f"{model_names(run)[model]}: same k in every sample for {same:.0%} of tasks", 34),
                xlabel="samples")
         ax.set_yticks(range(len(tasks)), [mathtext_plain(task) for task in tasks], fontsize="x-small")
     axes[0][0].invert_yaxis()  # once: the panels share their y axis
@@ -286,14 +257,13 @@ def plot_k_stability(items: Sequence[Outcome]):
     return fig
 
 
-def analysis_figures(items: Sequence[Outcome], *, max_shown: int = MAX_SHOWN, min_support: int = MIN_SUPPORT,
-                     n_resamples: int = 1000) -> dict:
+def analysis_figures(run: RunAnalysis, *, min_support: int = MIN_SUPPORT) -> dict:
     """The figures of ``06_analyze`` by file name (help from content only when placebos were asked)."""
-    figures = {"k_distribution": plot_k_shares(items), "success_by_level": plot_success_by_level(items),
-               "bottlenecks": plot_bottlenecks(items, max_shown, min_support),
-               "skills": plot_skills(items, max_shown, min_support)}
-    if any(o.placebo for o in items):
-        figures["help_from_content"] = plot_help_from_content(items, n_resamples)
-    if any(o.sample > 0 for o in items):
-        figures["k_stability"] = plot_k_stability(items)
+    figures = {"k_distribution": plot_k_shares(run), "success_by_level": plot_success_by_level(run),
+               "bottlenecks": plot_bottlenecks(run, min_support), "skills": plot_skills(run, min_support)}
+    outcomes = run.frames.records(*run.frames.models)
+    if any(o.placebo for o in outcomes):
+        figures["help_from_content"] = plot_help_from_content(run)
+    if any(o.sample > 0 for o in outcomes):
+        figures["k_stability"] = plot_k_stability(run)
     return figures

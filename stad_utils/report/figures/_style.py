@@ -13,16 +13,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from ...analysis import (
-    MIN_SUPPORT,
-    UNRESOLVED,
-    Undetermined,
-    simulated_label,
-    undetermined_counts,
-    undetermined_words,
-)
-from ...method import fold_rare_skills
-from ...records import Outcome
+from ...analysis import MIN_SUPPORT, UNRESOLVED, ComparisonTables, RunAnalysis, simulated_label, undetermined_words
 from .._escaping import mathtext_plain
 from .._names import short_names
 
@@ -83,10 +74,9 @@ def k_label(k: int) -> str:
     return "unresolved (−1)" if k == -1 else "alone (0)" if k == 0 else f"{k} step{'s' if k > 1 else ''} given"
 
 
-def model_names(items: Sequence[Outcome]) -> dict[str, str]:
+def model_names(run: RunAnalysis | ComparisonTables) -> dict[str, str]:
     """Each model's legend name, marking simulated targets (unless their name already says so), ``$`` as typed."""
-    simulated = {o.model for o in items if o.simulated}
-    return {m: mathtext_plain(simulated_label(m, m in simulated)) for m in sorted({o.model for o in items})}
+    return {model: mathtext_plain(simulated_label(model, simulated)) for model, simulated in sorted(run.simulated.items())}
 
 
 def models_with_data(names: dict[str, str], present: Iterable[str]) -> tuple[dict[str, str], str]:
@@ -95,11 +85,6 @@ def models_with_data(names: dict[str, str], present: Iterable[str]) -> tuple[dic
     missing = [name for model, name in names.items() if model not in present]
     note = f"No data here for {', '.join(missing)}. " if missing else ""
     return {model: name for model, name in names.items() if model in present}, note
-
-
-def skill_folding(items: Sequence[Outcome], max_shown: int = MAX_SHOWN) -> dict[str, str]:
-    """Shown name of every skill of ``items``: the ``max_shown`` most frequent ones, the rest folded."""
-    return fold_rare_skills([skill for o in items for skill in o.skills], max_shown=max_shown)
 
 
 def is_folded(name: str) -> bool:
@@ -143,11 +128,10 @@ def _finish_with_legend(fig, ax) -> None:
     fig.tight_layout(rect=(0, legend_inches / fig.get_figheight(), 1, 1))
 
 
-def _left_out(items: Sequence[Outcome]) -> str:
+def _left_out(run: RunAnalysis | ComparisonTables) -> str:
     """'undetermined: m1 3 outcome(s) … (2 errors, 1 undecided)' per model with any, for subtitles."""
-    parts = [f"{name}: {words}" for model, name in model_names(items).items()
-             if (words := undetermined_words(Undetermined.model_validate(
-                 undetermined_counts([o for o in items if o.model == model]))))]
+    parts = [f"{name}: {words}" for model, name in model_names(run).items()
+             if (words := undetermined_words(run.undetermined[model]))]
     return "; ".join(parts)
 
 
@@ -197,9 +181,9 @@ def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[
     ax.set_xticks(np.arange(len(columns)) + 0.5, columns, fontsize="small", rotation=90 if rotate_columns else 0)
 
 
-def _short_model_labels(items: Sequence[Outcome], models: Sequence[str]) -> tuple[list[str], str]:
+def _short_model_labels(run: RunAnalysis | ComparisonTables, models: Sequence[str]) -> tuple[list[str], str]:
     """Tick labels of models (short names, `stad_utils.report._names.short_names`) and a key for those shortened."""
-    full = model_names(items)
+    full = model_names(run)
     shortened = short_names([full[model] for model in models], 24)
     key = "; ".join(f"{short} = {name}" for name, short in shortened.items() if short != name)
     return [textwrap.fill(shortened[full[model]], 18) for model in models], f"Key: {key}. " if key else ""
