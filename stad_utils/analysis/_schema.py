@@ -339,6 +339,11 @@ class LargestDifference(Record):
         written = write(self)
         return {"skill": written["skill"], **written["rates"]}
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema, handler) -> dict[str, Any]:
+        """The file's form: ``skill``, and each model's name to its rate."""
+        return _file_form(cls, handler, {"skill": str}, Estimate)
+
 
 class Profile(Record):
     """Bottleneck profiles of two models (`stad_utils.analysis._compare.profile_comparison`), or why not compared.
@@ -352,6 +357,16 @@ class Profile(Record):
     distance: float | None = None
     p_value: float | None = None
     largest_difference: LargestDifference | None = None
+
+
+def _file_form(record: type[Record], handler, fixed: dict[str, Any], per_model: type[Record]) -> dict[str, Any]:
+    """The JSON Schema of a record written as one mapping of fixed keys and model names (its `model_serializer`)."""
+    def schema_of(kind: Any) -> dict[str, Any]:
+        return {"type": "string"} if kind is str else handler(kind.__pydantic_core_schema__)
+
+    shapes = [schema_of(kind) for kind in (*fixed.values(), per_model)]
+    return {"type": "object", "title": record.__name__, "description": (record.__doc__ or "").strip(),
+            "required": list(fixed), "additionalProperties": {"anyOf": shapes}}
 
 
 class CompositionComparison(Record):
@@ -376,6 +391,11 @@ class CompositionComparison(Record):
     def _as_the_file(self, write) -> dict[str, Any]:
         written = write(self)
         return {**written["gaps"], "difference": written["difference"]}
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema, handler) -> dict[str, Any]:
+        """The file's form: one object whose values are each model's gap or, under ``difference``, the difference."""
+        return _file_form(cls, handler, {"difference": PairedDifference}, NamedEstimate)
 
 
 class PairComparison(Record):
