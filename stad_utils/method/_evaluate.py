@@ -28,6 +28,7 @@ from ..records import (
     evaluation_items,
     is_error,
     latest_verdicts,
+    question_key,
     verdict_store,
 )
 
@@ -44,9 +45,14 @@ class Question:
     sample: int = 0
 
     @property
+    def task_id(self) -> str:
+        """The id of the task the question belongs to."""
+        return self.ladder.task_id
+
+    @property
     def key(self) -> tuple[str, str, int, int]:
-        """What identifies the question among a run's: task, variant, level and sample."""
-        return self.ladder.task_id, self.variant, self.level, self.sample
+        """What identifies the question among a run's (`stad_utils.records.QUESTION_KEY`)."""
+        return question_key(self)
 
 def judge_item(variant: VariantKind, task_format: AnswerFormat, reference: str, prompt: str, response: str | None,
                finish_reason: str | None) -> JudgeItem:
@@ -74,11 +80,6 @@ def _questions(ladders: Sequence[Ladder], n_samples: int, **which: bool) -> list
     return [Question(ladder, variant, level, prompt, reference, sample)
             for ladder in ladders for sample in range(n_samples)
             for variant, level, prompt, reference in evaluation_items(ladder, **which)]
-
-
-def _question_key(verdict: Verdict) -> tuple[str, str, int, int]:
-    """The question a verdict of one model answers (`Question.key`)."""
-    return verdict.task_id, verdict.variant, verdict.level, verdict.sample
 
 
 def evaluate(
@@ -124,7 +125,7 @@ def evaluate(
                       "placebo: true on a fresh run (existing ladders are not rewritten)", stacklevel=2)
 
     def current() -> dict[tuple[str, str, int, int], Verdict]:
-        return {_question_key(v): v for v in latest_verdicts(store.read()).values() if v.model == target.model}
+        return {question_key(v): v for v in latest_verdicts(store.read()).values() if v.model == target.model}
 
     def ask(questions: list[Question], desc: str) -> None:
         done = {key for key, verdict in current().items() if verdict.error is None}

@@ -27,12 +27,16 @@ from ._files import (
 )
 from ._log import (
     OUTCOME_KEY,
+    QUESTION_KEY,
     VERDICT_KEY,
     is_error,
     is_undecided,
     judged_outcome,
     latest_records,
     latest_verdicts,
+    outcome_key,
+    question_key,
+    verdict_key,
     verdict_store,
 )
 from ._records import (
@@ -72,6 +76,7 @@ from ._store import (
 )
 
 __all__ = [
+    "QUESTION_KEY", "outcome_key", "question_key", "verdict_key",
     "AnswerFormat", "Decomposition", "DiskFull", "DropCode", "JudgeOutcome", "Ladder", "LadderPolicy", "LevelCheck",
     "OUTCOME_KEY", "Outcome", "PROGRESS_LOG", "RESULTS", "RecordError", "RecordFile", "RunLocked", "RunPaths",
     "SAVED_RUN", "Step", "StepSkill", "Task", "UNMAPPED", "VERDICT_KEY", "VariantKind", "Verdict", "check_policy",

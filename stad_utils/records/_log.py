@@ -1,7 +1,8 @@
 """The rules by which every reader takes the append-only logs: the key of a verdict and of an
 outcome, the latest record of a key wins, and a verdict's judged outcome (older files included).
 
-`stad_utils.records.columnar` applies the same rules in SQL.
+Every reader applies them from here: `stad_utils.records.columnar` in SQL (its keys and
+orderings are these tuples joined), the evaluation to resume, the browser and the figures.
 """
 
 from __future__ import annotations
@@ -11,30 +12,39 @@ from operator import attrgetter
 from pathlib import Path
 from typing import TypeVar
 
-from ._records import (
-    JudgeOutcome,
-    Verdict,
-)
+from ._records import JudgeOutcome, Verdict
 from ._store import RecordFile
-
-
-def verdict_store(path: Path | str) -> RecordFile[Verdict]:
-    """The append-only verdict file of a run (several targets may append to it at once)."""
-    return RecordFile(path, Verdict, key=lambda v: f"{v.task_id}|{v.model}|{v.variant}|{v.level}|{v.sample}")
 
 R = TypeVar("R")
 
 VERDICT_KEY = ("task_id", "model", "variant", "level", "sample")
 """The fields naming one question put to one model once: a verdict's key (`latest_records`)."""
 
+QUESTION_KEY = tuple(field for field in VERDICT_KEY if field != "model")
+"""The fields naming one question of a run, whichever model it is put to: task, variant, level and sample."""
+
+verdict_key = attrgetter(*VERDICT_KEY)
+"""A verdict's values of `VERDICT_KEY`."""
+
+question_key = attrgetter(*QUESTION_KEY)
+"""A verdict's (or an asked question's) values of `QUESTION_KEY`."""
+
 OUTCOME_KEY = ("task_id", "model", "sample")
 """The fields naming one task's outcome for one model and sample: an outcome's key (`latest_records`)."""
+
+outcome_key = attrgetter(*OUTCOME_KEY)
+"""An outcome's values of `OUTCOME_KEY` (and a verdict's: the outcome it counts toward)."""
 
 VerdictKey = tuple[str, str, str, int, int]
 """A verdict's values of `VERDICT_KEY`."""
 
 OUTCOME_BEFORE_OUTCOMES: dict[bool | None, JudgeOutcome] = {True: "correct", False: "wrong", None: "error"}
 """A verdict's outcome read from ``correct``, for files written before verdicts had an ``outcome``."""
+
+
+def verdict_store(path: Path | str) -> RecordFile[Verdict]:
+    """The append-only verdict file of a run, keyed by `VERDICT_KEY` (several targets may append to it at once)."""
+    return RecordFile(path, Verdict, key=lambda verdict: "|".join(map(str, verdict_key(verdict))))
 
 
 def latest_records(records: Iterable[R], key: Sequence[str]) -> dict[tuple, R]:

@@ -321,7 +321,7 @@ def verdict_facts(runs: RunDirs) -> list[VerdictFacts]:
     selected = ", ".join("judged" if field == "outcome" else "response IS NOT NULL" if field == "replied" else field
                          for field in VerdictFacts._fields)
     with views(runs) as connection:
-        rows = connection.execute(f"SELECT {selected} FROM verdicts ORDER BY task_id, model, variant, level, sample")
+        rows = connection.execute(f"SELECT {selected} FROM verdicts ORDER BY {', '.join(VERDICT_KEY)}")
         return [VerdictFacts._make(row) for row in rows.fetchall()]
 
 
@@ -361,6 +361,6 @@ def _replies(runs: RunDirs,
         connection.register("wanted", wanted)
         latest = _latest(files, VERDICT_KEY, "* EXCLUDE (filename, file_row_number)",
                          where="task_id IN (SELECT task_id FROM wanted)")
-        yield connection.execute(f"SELECT * FROM ({latest}) ORDER BY task_id, model, variant, level, sample")
+        yield connection.execute(f"SELECT * FROM ({latest}) ORDER BY {', '.join(VERDICT_KEY)}")
     finally:
         connection.close()

@@ -53,7 +53,7 @@ from ._data import (
     carried_tasks,
     disagreement_table,
     disagreements,
-    k_label,
+    k_filter_value,
     matching_tasks,
     shown_trace,
     variant_label,
@@ -63,7 +63,7 @@ from ._html import REPORT_DETAILS, browser_html, browser_section, detail_html, t
 __all__ = [
     "FLAGS", "JUDGE_STAGES", "REPORT_DETAILS", "TRACE_HEAD_CHARS", "TRACE_TAIL_CHARS", "UNDETERMINED",
     "BrowserRecords", "FailureBrowser", "RunDirs", "browser_data", "browser_html", "browser_section",
-    "browser_widget", "carried_tasks", "detail_html", "disagreement_table", "disagreements", "k_label",
+    "browser_widget", "carried_tasks", "detail_html", "disagreement_table", "disagreements", "k_filter_value",
     "matching_tasks", "shown_trace", "task_detail_html", "variant_label", "write_browser",
 ]
 

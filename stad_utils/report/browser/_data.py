@@ -21,7 +21,10 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from ...analysis import possible_leakage
+from ...method import k_category
 from ...records import (
+    QUESTION_KEY,
+    VERDICT_KEY,
     Ladder,
     RunPaths,
     StepSkill,
@@ -106,9 +109,9 @@ class _RunRecords:
     facets: dict[str, _TaskFacets]  # by task: the tasks with a verdict or an outcome
 
 
-_FACTS = """
+_FACTS = f"""
     CREATE TEMP TABLE facts AS
-    SELECT task_id, model, variant, level, sample, judged, decided_by, truncated FROM verdicts"""
+    SELECT {', '.join(VERDICT_KEY)}, judged, decided_by, truncated FROM verdicts"""
 """The latest verdicts without their texts, chosen once for the queries that follow (`columnar.query`)."""
 
 _JUDGED = """
@@ -117,10 +120,10 @@ _JUDGED = """
     FROM facts GROUP BY task_id, model"""
 """Per task and model, the fields of `_Judged`: judge stages, an undecided, error or truncated verdict, last sample."""
 
-_DIFFERING = """
-    SELECT task_id, variant, level, sample, list(model), list(judged)
+_DIFFERING = f"""
+    SELECT {', '.join(QUESTION_KEY)}, list(model), list(judged)
     FROM facts WHERE judged IN ('correct', 'wrong', 'no_answer')
-    GROUP BY task_id, variant, level, sample HAVING min(judged = 'correct') <> max(judged = 'correct')"""
+    GROUP BY {', '.join(QUESTION_KEY)} HAVING min(judged = 'correct') <> max(judged = 'correct')"""
 """The questions (task, variant, level, sample) on which the models' decided verdicts differ, each model's verdict.
 
 The lists are in no order (ordered lists took DuckDB longer than sorting them in Python).
@@ -175,7 +178,7 @@ def _by_task(records: Iterable) -> dict[str, list]:
     return grouped
 
 
-def k_label(k: int | None) -> str:
+def k_filter_value(k: int | None) -> str:
     """``"0"``, ``"2"``, ``"-1"`` or ``"undetermined"``: k as the filters name it."""
     return UNDETERMINED if k is None else str(k)
 
@@ -265,7 +268,7 @@ def _flags(outcomes: Sequence[_Outcome], judged: _Judged | None, leaking: bool) 
     """The `FLAGS` that one model's outcomes and verdicts on a task raise, and the task's own (``leaking``)."""
     raised = {
         "non_monotonic": any(o.non_monotonic for o in outcomes),
-        "step_failed_alone": any(o.k == 0 and False in o.isolated for o in outcomes),
+        "step_failed_alone": any(k_category(o.k) == "independent" and False in o.isolated for o in outcomes),
         "undecided": judged is not None and judged.undecided,
         "error": judged is not None and judged.error,
         "truncated": judged is not None and judged.truncated,
@@ -280,9 +283,9 @@ def _model_entry(outcomes: Sequence[_Outcome], judged: _Judged | None, leaking: 
     ``outcomes`` in the order of their samples; ``judged``: ``None`` for a model without verdicts.
     """
     return {
-        "samples": [{"sample": o.sample, "k": k_label(o.k), "curve": o.curve, "isolated": o.isolated,
+        "samples": [{"sample": o.sample, "k": k_filter_value(o.k), "curve": o.curve, "isolated": o.isolated,
                      "placebo": o.placebo} for o in outcomes],
-        "k": [k_label(o.k) for o in outcomes],
+        "k": [k_filter_value(o.k) for o in outcomes],
         "stages": [] if judged is None else sorted(judged.stages, key=_stage_order),
         "flags": _flags(outcomes, judged, leaking),
     }

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 
-from ...records import Outcome
+from ...method import k_category
+from ...records import Outcome, latest_verdicts, outcome_key
 
 # ------------------------------------------------------------------------------------------ the method, on one ladder
 
@@ -77,10 +78,8 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
     ``ladder``: a `Ladder`; ``outcome``: the target's `Outcome` on it; ``verdicts``: its `Verdict`
     records on the task (the replies' answers are shown when given; later records win).
     """
-    latest = {}
-    for verdict in verdicts:
-        if verdict.task_id == outcome.task_id and verdict.model == outcome.model and verdict.sample == outcome.sample:
-            latest[(verdict.variant, verdict.level)] = verdict
+    latest = {(verdict.variant, verdict.level): verdict for verdict in latest_verdicts(verdicts).values()
+              if outcome_key(verdict) == outcome_key(outcome)}
     n_steps, k = len(ladder.steps), outcome.k
     fontsize, line = 15, 15 * 1.45 / 72  # points, and inches per line of text
     question_chars = int((width - 5.6) * 9.2)  # characters per line of the question column at this size
@@ -121,7 +120,7 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
         verdict_words = "k undetermined (an unanswered level)"
     elif k == 0:
         verdict_words = "k = 0: solved as asked, no bottleneck"
-    elif k == -1:
+    elif k_category(k) == "unresolved":
         verdict_words = "k = −1: no level solved (unresolved), no bottleneck"
     else:
         verdict_words = f"k = {k}: {k} step{'s' if k > 1 else ''} had to be given; bottleneck = step {k}"

@@ -14,6 +14,7 @@ import seaborn as sns
 from matplotlib.patches import Patch
 
 from ...analysis import MIN_SUPPORT, UNRESOLVED, ComparisonTables, RunAnalysis, simulated_label, undetermined_words
+from ...method import k_category
 from .._escaping import mathtext_plain
 from .._names import short_names
 
@@ -71,7 +72,9 @@ def k_label(k: int) -> str:
     >>> [k_label(k) for k in (0, 1, 2, -1)]
     ['alone (0)', '1 step given', '2 steps given', 'unresolved (−1)']
     """
-    return "unresolved (−1)" if k == -1 else "alone (0)" if k == 0 else f"{k} step{'s' if k > 1 else ''} given"
+    category = k_category(k)
+    return ("unresolved (−1)" if category == "unresolved" else "alone (0)" if category == "independent"
+            else f"{k} step{'s' if k > 1 else ''} given")
 
 
 def model_names(run: RunAnalysis | ComparisonTables) -> dict[str, str]:
