@@ -20,13 +20,14 @@ import io
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 import nbformat
 from markupsafe import Markup
 
-from ..analysis import Comparison, Funnel, ModelSummary, RunSummary
+from ..analysis import Comparison, ModelSummary, RunSummary
 from ..records import RunPaths, collector_paused, write_atomic
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"  # report/: nbconvert's lab page without CDN scripts
@@ -149,9 +150,7 @@ def funnel_steps(summary: RunSummary | None, paths: RunPaths) -> tuple[list[tupl
     """
     from ..analysis import run_funnel
 
-    funnel = summary.funnel if summary is not None and summary.funnel else None
-    if funnel is None and (counted := run_funnel(paths)):
-        funnel = Funnel.model_validate(counted)
+    funnel = summary.funnel if summary is not None and summary.funnel else run_funnel(paths)
     if funnel is None:
         return [], {}
     return [(stage, getattr(funnel, stage)) for stage in ("loaded", "consistent", "verified", "evaluated")], \
@@ -165,11 +164,24 @@ def planted_settings(manifest: dict) -> dict[str, str]:
             if entry.get("kind") == "simulated" and "planted" in entry}
 
 
-def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: str | None = None) -> dict:
+@dataclass(frozen=True)
+class ModelEntry:
     """What the front page says of one model: where it breaks, in one sentence, and how sure that is.
 
-    ``planted``: a simulated target's whole planted setting, which its short name leaves out.
+    ``planted``: a simulated target's whole planted setting, which its short name leaves out;
+    ``figure``: the evidence of its diagnosis as an embedded PNG (a ``data:`` URI).
     """
+
+    name: str
+    simulated: bool
+    planted: str | None
+    sentence: str
+    facts: list[str]
+    figure: str | None
+
+
+def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: str | None = None) -> ModelEntry:
+    """The front page's `ModelEntry` of one model of ``summary.json``."""
     from ..analysis import difference_words
 
     diagnosis = numbers.diagnosis
@@ -180,8 +192,8 @@ def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: 
     if effect and effect.value is not None:
         facts.append(f"{effect.name or 'composition effect'}: {difference_words(effect)}")
     facts.append(f"test: {diagnosis.test}" + (f" ({diagnosis.correction})" if diagnosis.correction else ""))
-    return {"name": model, "simulated": numbers.simulated, "planted": planted,
-            "sentence": diagnosis.headline or numbers.weakness_profile, "facts": facts, "figure": figure}
+    return ModelEntry(name=model, simulated=numbers.simulated, planted=planted,
+                      sentence=diagnosis.headline or numbers.weakness_profile, facts=facts, figure=figure)
 
 
 def _model_figures(models: dict[str, ModelSummary]) -> dict[str, str]:
@@ -191,10 +203,23 @@ def _model_figures(models: dict[str, ModelSummary]) -> dict[str, str]:
     return {model: _figure_uri(plot_diagnosis(numbers, model)) for model, numbers in models.items()}
 
 
-def front_page(paths: RunPaths) -> dict:
-    """The front page's facts: run, date, judge, models with their sentence and figure, each pair's
-    accuracy as asked on the same tasks (from 07), and the funnel.
+@dataclass(frozen=True)
+class FrontPage:
+    """The front page's facts: the run, its date and judge, each model's `ModelEntry`, each pair's
+    accuracy as asked on the same tasks (from 07), and the funnel with the tasks dropped by reason.
     """
+
+    run: str
+    date: str
+    judge: list[str]
+    models: list[ModelEntry]
+    pairs: list[str]
+    funnel: list[tuple[str, int]]
+    dropped: dict[str, int]
+
+
+def front_page(paths: RunPaths) -> FrontPage:
+    """The `FrontPage` of a run folder, from its summary, comparison and manifest."""
     from ..analysis import accuracy_statement
 
     summary = RunSummary.read(paths.summary) if paths.summary.exists() else None
@@ -205,15 +230,13 @@ def front_page(paths: RunPaths) -> dict:
     figures = _model_figures(models)
     planted = planted_settings(manifest)
     funnel, dropped = funnel_steps(summary, paths)
-    return {
-        "run": manifest.get("run") or paths.root.name,
-        "date": (invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
-        "judge": _judge_versions(paths),
-        "models": [model_entry(model, numbers, figures.get(model), planted.get(model))
-                   for model, numbers in models.items()],
-        "pairs": [accuracy_statement(pair) for pair in comparison.comparisons] if comparison is not None else [],
-        "funnel": funnel, "dropped": dropped,
-    }
+    return FrontPage(
+        run=manifest.get("run") or paths.root.name,
+        date=(invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
+        judge=_judge_versions(paths),
+        models=[model_entry(model, numbers, figures.get(model), planted.get(model)) for model, numbers in models.items()],
+        pairs=[accuracy_statement(pair) for pair in comparison.comparisons] if comparison is not None else [],
+        funnel=funnel, dropped=dropped)
 
 
 # ------------------------------------------------------------------------------------------ the page
