@@ -17,9 +17,9 @@ $(STAMP): pyproject.toml | $(BIN)/pip
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -e '.[embeddings,dev]'
 	# The embedded extra, with llama.cpp built for this machine's architecture (the rule is in
-	# stad_utils.embedded_build; its wheel is cached), then one real completion: a build this CPU
+	# stad_utils.models.embedded.build; its wheel is cached), then one real completion: a build this CPU
 	# cannot run fails here, with the fix.
-	$(BIN)/python -m stad_utils.embedded_build
+	$(BIN)/python -m stad_utils.models.embedded.build
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -78,5 +78,5 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict -d site
 	$(BIN)/python scripts/check_site.py site
 
-clean:  # keeps the llama.cpp wheel stad_utils.embedded_build cached in ~/.cache/stad-workbench (minutes to build)
+clean:  # keeps the llama.cpp wheel stad_utils.models.embedded.build cached in ~/.cache/stad-workbench (minutes to build)
 	rm -rf $(VENV) $(WORKSHOP_VENV) results

@@ -37,16 +37,28 @@ import matplotlib.pyplot as plt  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
 
-from stad_utils import StepSkill, Verdict, outcomes  # noqa: E402
-from stad_utils.markdown import written_report  # noqa: E402
-from stad_utils.summary import summarize_run  # noqa: E402
-from stad_utils.markdown import comparison_report  # noqa: E402
-from stad_utils.summary import compare_run  # noqa: E402
-from stad_utils.plots import analysis_figures, comparison_figures  # noqa: E402
-from stad_utils.records import Ladder  # noqa: E402
-from stad_utils.chain import build_ladders, decompose  # noqa: E402
+from stad_utils.analysis import (
+    compare_run,  # noqa: E402
+    summarize_run,  # noqa: E402
+)
+from stad_utils.method import (  # noqa: E402
+    GSM8KSolutionTeacher,  # noqa: E402
+    build_ladders,
+    decompose,
+    outcomes,  # noqa: E402
+)
+from stad_utils.records import (
+    Ladder,  # noqa: E402
+    StepSkill,
+    Verdict,
+)
+from stad_utils.report import (  # noqa: E402
+    analysis_figures,
+    comparison_figures,
+    comparison_report,  # noqa: E402
+    written_report,  # noqa: E402
+)
 from stad_utils.tasks import load_benchmark  # noqa: E402
-from stad_utils.teachers import GSM8KSolutionTeacher  # noqa: E402
 
 WEAK_SKILL = {"model-a": "subtraction", "model-b": "price times quantity"}
 
@@ -158,7 +170,7 @@ def time_notebooks(ladders: list[Ladder], skills: list[StepSkill], verdicts: lis
     import yaml
 
     from stad_utils.pipeline import run_pipeline
-    from stad_utils.store import RunPaths
+    from stad_utils.records import RunPaths
 
     with tempfile.TemporaryDirectory() as scratch:
         paths = RunPaths(Path(scratch) / "speed")

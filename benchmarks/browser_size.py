@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from analysis_speed import gsm8k_ladders  # noqa: E402  (the verified ladders of the whole GSM8K test set)
 
-from stad_utils import Ladder, Outcome, RunPaths, StepSkill, Verdict  # noqa: E402
-from stad_utils.browser import browser_data, browser_html, disagreements  # noqa: E402
-from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
+from stad_utils.method import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
+from stad_utils.records import Ladder, Outcome, RunPaths, StepSkill, Verdict  # noqa: E402
+from stad_utils.report.browser import browser_data, browser_html, disagreements  # noqa: E402
 
 MODELS = ["qwen2.5-3b", "qwen2.5-7b", "llama-3.2-3b", "llama-3.1-8b", "granite-3.3-2b", "granite-3.3-8b"]
 

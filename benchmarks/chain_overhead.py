@@ -37,8 +37,7 @@ def run_in_one_process(params_path: Path, results_dir: Path) -> dict[str, float]
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from stad_utils.params import STAGES, load_params, notebook_parameters
-    from stad_utils.pipeline import NOTEBOOKS
+    from stad_utils.pipeline import NOTEBOOKS, STAGES, load_params, notebook_parameters
 
     params = load_params(params_path)
     run_dir = results_dir / params["run"]

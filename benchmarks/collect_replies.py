@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from stad_utils.serving import open_client
+from stad_utils.models import open_client
 from stad_utils.tasks import load_tasks
 
 SETTINGS = {
@@ -50,8 +50,8 @@ def collect(data: Path, per_benchmark: dict[str, int], max_tokens: int, seed: in
 
 
 def from_run(run_dir: Path, cache_path: Path) -> list[dict]:
-    from stad_utils import Ladder, Verdict, read_records
-    from stad_utils.client import ResponseCache
+    from stad_utils.models import ResponseCache
+    from stad_utils.records import Ladder, Verdict, read_records
 
     ladders = {ladder.task_id: ladder for ladder in read_records(run_dir / "ladders.jsonl", Ladder.model_validate)}
     targets = {t.get("name") or t["model"]: t for t in yaml.safe_load((run_dir / "params.yaml").read_text())
@@ -72,7 +72,7 @@ def from_run(run_dir: Path, cache_path: Path) -> list[dict]:
 
 
 def _cached_finish_reason(cache, target: dict, prompt: str) -> str | None:
-    from stad_utils.client import EndpointConfig, ModelClient, from_cache
+    from stad_utils.models import EndpointConfig, ModelClient, from_cache
 
     config = EndpointConfig.model_validate({**target, "kind": "openai", "base_url": "http://unused/v1"})
     extra = {"repeat_penalty": 1.0, **config.extra_body} if target.get("kind") == "embedded" else config.extra_body

@@ -5,14 +5,14 @@
 
 The ladders are real: GSM8K's test set (../shared/data/gsm8k_test.jsonl) decomposed by the
 teacher-free `gsm8k_solution` teacher, each step's skill its operation label. The targets are
-simulated with the model of `stad_utils.simulate` (no model is called): step *i* is done alone
+simulated with the model of `stad_utils.models._simulated` (no model is called): step *i* is done alone
 with its skill's planted accuracy, each link of a chain holds with 1 − the composition
 penalty, and a question is right when every step and link it needs holds — the same draws for
 every question of a task (*coupled*). Two scenarios instead draw every question independently,
 as a noisy real model would answer. For speed the draws are vectorised and go straight into
 outcomes (no replies, no judge), as `benchmarks/planted_weakness.py` takes the simulation's
 verdicts directly; the claims are then made by exactly the code 06 runs
-(`stad_utils.claims.diagnose`).
+(`stad_utils.analysis.diagnose`).
 
 Each scenario runs at full size (every kept task, fresh draws per run) and on ~90-task samples
 (fresh tasks and draws per run). Printed per scenario and size: how often the claims are
@@ -47,16 +47,22 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
 
-from stad_utils.funnel import task_funnel  # noqa: E402
-from stad_utils.stats import share_estimates  # noqa: E402
-from stad_utils.claims import diagnose  # noqa: E402
-from stad_utils.stats import paired_difference_interval  # noqa: E402
-from stad_utils.metrics import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
+from stad_utils.analysis import (
+    diagnose,  # noqa: E402
+    paired_difference_interval,  # noqa: E402
+    run_chain,  # noqa: E402
+    share_estimates,  # noqa: E402
+    task_funnel,  # noqa: E402
+)
+from stad_utils.method import (  # noqa: E402  # noqa: E402
+    GSM8KSolutionTeacher,  # noqa: E402
+    build_ladders,
+    decompose,
+    is_non_monotonic,
+    minimal_scaffolding_level,
+)
 from stad_utils.records import Outcome  # noqa: E402
-from stad_utils.chain import build_ladders, decompose  # noqa: E402
 from stad_utils.tasks import load_benchmark  # noqa: E402
-from stad_utils.teachers import GSM8KSolutionTeacher  # noqa: E402
-from stad_utils.validation import run_chain  # noqa: E402
 
 SAMPLE_SIZE = 90
 N_BINS = [(1, 10), (11, 30), (31, 100), (101, 300), (301, 10**6)]
@@ -188,8 +194,7 @@ class Coverage:
 
 
 def record_coverage(coverage: Coverage, diagnosis: dict, items: list[Outcome], tasks: Tasks, truth: dict) -> None:
-    from stad_utils.claims import weak_skill_tests
-    from stad_utils.frames import isolated_answers
+    from stad_utils.analysis import isolated_answers, weak_skill_tests
 
     tests = weak_skill_tests(isolated_answers(items))
     accuracy = truth["occurrences"]

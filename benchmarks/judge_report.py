@@ -255,7 +255,7 @@ def open_llm_judge(name: str | None):
     """The LLM judge for ``--llm-judge``: ``embedded`` (SmolLM2-135M) or none."""
     from contextlib import nullcontext
 
-    from stad_utils.roles import open_judge
+    from stad_utils.method import open_judge
 
     if name is None:
         return nullcontext(None)

@@ -3,16 +3,16 @@
     .venv/bin/python benchmarks/planted_weakness.py                 # the power tables (about 3 minutes on 2 cores)
     .venv/bin/python benchmarks/planted_weakness.py --repetitions 10 --sizes 25 100 400
 
-Two simulated targets answer generated tasks (`stad_utils.simulate`; no model is called):
+Two simulated targets answer generated tasks (`stad_utils.models._simulated`; no model is called):
 
 * **planted**: subtraction steps are done right alone with chance 0.4, steps that add minutes
   to a clock time with 0.75, every other step with 0.95, and each link of a chain fails with
-  chance 0.3 (`stad_utils.validation.PLANTED`);
+  chance 0.3 (`stad_utils.analysis.PLANTED`);
 * **none**: every step 0.95, no composition penalty: nothing to find.
 
 For each number of tasks and repetition the whole chain runs in-process (generated tasks →
 the oracle teacher's ladders → skills → the target's verdicts → outcomes) and the diagnosis is
-compared with what was planted (`stad_utils.validation`: weak skills flagged by Fisher's test
+compared with what was planted (`stad_utils.analysis._validation`: weak skills flagged by Fisher's test
 against the other skills with Holm's correction at α = 0.05; the composition penalty by
 maximum likelihood). The tables give, per number of tasks, the mean precision and recall of
 the flagged skills, how often each planted skill was found, how often the flagged set was
@@ -26,8 +26,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from stad_utils.simulate import Simulation
-from stad_utils.validation import PLANTED, power_curve, power_table, tasks_needed
+from stad_utils.analysis import PLANTED, power_curve, power_table, tasks_needed
+from stad_utils.models import Simulation
 
 SCENARIOS = {
     "planted": PLANTED,

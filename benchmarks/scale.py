@@ -11,7 +11,7 @@ off). No model is called. Then, as a user would:
    seconds with the load average (on a shared machine, wall time grows with the load; CPU time less so);
 2. report.html's size, and in headless Chromium (Debian's ``chromium``) the time until the task
    table shows and until an opened task's drill-down shows;
-3. ``python -m stad_utils.view`` on the same run: time until it serves, and in Chromium the
+3. ``python -m stad_utils.report.view`` on the same run: time until it serves, and in Chromium the
    time until a task's drill-down shows (read from the records on demand).
 
     python benchmarks/scale.py                             # 1,000 × 2 and 5,000 × 2 (13k and 66k verdicts)
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from analysis_speed import gsm8k_ladders  # noqa: E402
 from browser_size import MODELS, simulated_run  # noqa: E402
 
-from stad_utils import Ladder, RunPaths, StepSkill  # noqa: E402
+from stad_utils.records import Ladder, RunPaths, StepSkill  # noqa: E402
 
 
 def ladders_for(n_tasks: int, base: list[Ladder]) -> list[Ladder]:
@@ -166,7 +166,7 @@ def chromium_timings(url: str) -> dict:
 
 def viewer_timings(run_dir: Path) -> dict:
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "stad_utils.view", str(run_dir), "--port", "0"], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "-m", "stad_utils.report.view", str(run_dir), "--port", "0"], cwd=ROOT,
                                stdout=subprocess.PIPE, text=True)
     usage = TreeUsage(process.pid)
     try:

@@ -27,10 +27,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from stad_utils.skills import SkillMapper, label_agreement, map_skills, plot_skill_shares, skill_summary
-from stad_utils.chain import build_ladders, decompose
+from stad_utils.method import (
+    GSM8KSolutionTeacher,
+    OracleTeacher,
+    SkillMapper,
+    build_ladders,
+    decompose,
+    gsm8k_solution_steps,
+    label_agreement,
+    map_skills,
+    skill_summary,
+)
+from stad_utils.report import plot_skill_shares
 from stad_utils.tasks import generate_tasks, load_tasks
-from stad_utils.teachers import GSM8KSolutionTeacher, OracleTeacher, gsm8k_solution_steps
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_SHOWN, MIN_SHARE, MIN_COVERAGE = 30, 0.01, 0.90

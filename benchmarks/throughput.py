@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from latency_server import LatencyServer, latency_draws  # noqa: E402
 
-from stad_utils import EndpointConfig, ModelClient  # noqa: E402
+from stad_utils.models import EndpointConfig, ModelClient  # noqa: E402
 
 
 def batch_barrier(client: ModelClient, prompts: list[str], batch_size: int) -> None:
@@ -81,7 +81,7 @@ def embedded_generation_speed(n_prompts: int = 24, repeats: int = 3) -> list[dic
     """
     import statistics
 
-    from stad_utils.serving import embedded_model_path, llama_servers
+    from stad_utils.models import embedded_model_path, llama_servers
 
     prompts = [f"Maya has {i} bags with 4 apples in each. She sells all of them for $3 each. "
                "How many dollars does she make?" for i in range(2, 2 + n_prompts)]
@@ -113,7 +113,8 @@ def concurrent_targets(n_targets: int, n_tasks: int, concurrency: int, latency_s
     """
     import tempfile
 
-    from stad_utils import OracleTeacher, build_ladders, decompose, evaluate, evaluate_targets, generate_tasks
+    from stad_utils.method import OracleTeacher, build_ladders, decompose, evaluate, evaluate_targets
+    from stad_utils.tasks import generate_tasks
 
     teacher = OracleTeacher()
     ladders = build_ladders(decompose(generate_tasks(n_tasks, seed=1), teacher), teacher)
@@ -145,8 +146,7 @@ def concurrent_targets(n_targets: int, n_tasks: int, concurrency: int, latency_s
 
 def calls_per_task(run_dir: Path) -> dict | None:
     """Model calls per task and model: the full ladder vs the authors' on-failure policy."""
-    from stad_utils import Verdict, read_records
-    from stad_utils.metrics import latest_verdicts
+    from stad_utils.records import Verdict, latest_verdicts, read_records
 
     path = run_dir / "verdicts.jsonl"
     if not path.exists():

@@ -1,6 +1,6 @@
 """Write the JSON Schemas of ``summary.json`` and ``comparison.json`` to ``docs/schemas/``.
 
-They are exported from the pydantic models of `stad_utils.schema`; ``tests/test_schema.py``
+They are exported from the pydantic models of `stad_utils.analysis._schema`; ``tests/test_schema.py``
 checks that the committed files are current. Run after changing a model:
 
     python scripts/export_schemas.py
@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stad_utils.schema import SCHEMAS, json_schema  # noqa: E402
+from stad_utils.analysis import SCHEMAS, json_schema  # noqa: E402
 
 FOLDER = ROOT / "docs" / "schemas"
 

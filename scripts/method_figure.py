@@ -3,7 +3,7 @@
     python scripts/method_figure.py                       # writes docs/figures/method.png
     python scripts/method_figure.py --run results/quickstart --model NAME --task TASK_ID --out method.png
 
-The ladder is chosen by `stad_utils.plots.teaching_ladder` (a simulated target's verified ladder
+The ladder is chosen by `stad_utils.report.figures.teaching_ladder` (a simulated target's verified ladder
 with k > 0, the most steps first) unless --task names one.
 """
 
@@ -16,8 +16,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from stad_utils.examples import open_run  # noqa: E402
-from stad_utils.plots import plot_method_ladder, teaching_ladder  # noqa: E402
+from stad_utils.records import open_run  # noqa: E402
+from stad_utils.report import plot_method_ladder, teaching_ladder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

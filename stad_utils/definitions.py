@@ -103,7 +103,7 @@ Skills alone and in composition
     whose last two steps have skills a, b. Same sign: negative = fails to chain.
 *composition penalty* c (08_validate and the simulated target only)
     The chance that one link of a chain fails although the steps it joins would each be
-    done alone (`stad_utils.simulate`); positive = fails to chain. Under that model a task of
+    done alone (`stad_utils.models._simulated`); positive = fails to chain. Under that model a task of
     K steps has expected composition gap −Π p(skill_i) · (1 − (1 − c)^(K−1)).
 *help from content* at level j
     Success of scaffold j − success of placebo j, paired on tasks where both were
@@ -152,7 +152,7 @@ Uncertainty and words
 
 Claims
 ------
-What a sentence may claim is decided by `stad_utils.claims`, the one module 06, 07 and 08
+What a sentence may claim is decided by `stad_utils.analysis._claims`, the one module 06, 07 and 08
 share; the report's sentences are written from each model's ``diagnosis`` block.
 
 *weak skill*
@@ -185,10 +185,6 @@ descriptive tables.
 
 from __future__ import annotations
 
-from typing import get_args
-
-from .records import LadderPolicy
-
 MIN_SUPPORT = 5
 """Fewest units (tasks, occurrences, at-risk steps) behind a rate that a sentence may quote."""
 
@@ -204,27 +200,5 @@ CONFIDENCE = 0.95
 BOOTSTRAP_MIN_TASKS = 30
 """Fewest tasks for a bootstrap interval; below, only an exact or score interval is given, or none."""
 
-UNMAPPED = "unmapped"
-"""The skill of a step that has no `StepSkill` record."""
-
 UNRESOLVED = "unresolved (k = −1)"
 """The bottleneck category of tasks no scaffold level solved."""
-
-POLICIES: tuple[str, ...] = get_args(LadderPolicy)
-
-
-def check_policy(name: str) -> str:
-    """Return ``name`` if it is a known ladder policy, else raise `ValueError`.
-
-    Examples
-    --------
-    >>> check_policy("on_failure")
-    'on_failure'
-    >>> check_policy("on-failure")
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown policy 'on-failure'; known policies: full, on_failure
-    """
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}; known policies: {', '.join(POLICIES)}")
-    return name

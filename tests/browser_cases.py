@@ -14,7 +14,7 @@ import json
 import random
 from pathlib import Path
 
-from stad_utils import Ladder, Outcome, RunPaths, Step, StepSkill, Task, Verdict
+from stad_utils.records import Ladder, Outcome, RunPaths, Step, StepSkill, Task, Verdict
 
 OUTCOMES = ("correct", "correct", "wrong", "no_answer", "undecided", "error")
 STAGES = ("deterministic", "math_verify", "llm_judge", "custom-judge")

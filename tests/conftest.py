@@ -7,7 +7,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(Path(__file__).parent))  # for scripted_server
+sys.path.insert(0, str(Path(__file__).parent))  # for scripted_server and the helper modules
+
+from helpers import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 
 def pytest_sessionstart(session):
@@ -23,3 +25,18 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.fail(f"the benchmark data folder {SHARED_DATA} is missing (../shared beside the project)")
     return SHARED_DATA
+
+
+# ---------------------------------------------------------------- headless Chromium, for the page tests
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the page tests need the pip package playwright: `pip install -e .[dev]` "
+                    "(never `playwright install`: it drives Debian's chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

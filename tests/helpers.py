@@ -1,9 +1,17 @@
 """Hand-built records for tests."""
 
 import json
+import shutil
+from pathlib import Path
 
-from stad_utils import Ladder, Step, Task, Verdict
-from stad_utils.teachers import gsm8k_solution_steps
+import pytest
+
+from stad_utils.method import gsm8k_solution_steps
+from stad_utils.records import Ladder, Step, Task, Verdict
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+FIXTURES = TESTS / "fixtures"
 
 
 def ladder(task_id: str = "t1", n_steps: int = 3, answer: str = "18") -> Ladder:
@@ -59,3 +67,15 @@ def scripted_gsm8k_roles(tasks: list[Task], target_answer: str = "I am not sure.
         return f"Answer: {task.answer}"
 
     return reply
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not found:
+        pytest.fail("the page tests need a Chromium binary: install Debian's package with "
+                    "`apt-get install -y chromium` (it provides /usr/bin/chromium)")
+    return found

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import FIXTURES, ROOT
 
-from stad_utils.examples import SAVED_RUN
+from stad_utils.records import SAVED_RUN
 
-GOLDEN = Path(__file__).resolve().parent / "fixtures" / "golden_outputs.json.gz"
-ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = FIXTURES / "golden_outputs.json.gz"
 
 SIMULATED = {
     "run": "simulated",

@@ -1,9 +1,8 @@
-"""The package's structure: imports only go down (no circle), no code written twice, drop codes on the records.
+"""The package's structure: subpackages import only the ones below them, through their faces; no circle,
+no long module, no code written twice.
 
-`test_no_import_circle` parses every module of ``stad_utils`` with `ast`, imports inside functions
-included (a lazy import is still a dependency), and checks that the graph of its modules has no
-cycle. `test_the_analysis_layers_import_only_downwards` pins the layers of the analysis:
-statistics → frames → measures, claims, comparisons → words → summary → report.
+Every module of ``stad_utils`` is parsed with `ast`, imports inside functions included (a lazy
+import is still a dependency). The order of the subpackages is the one docs/architecture.md draws.
 `test_no_code_written_twice` looks for six lines of code of the same shape in two places.
 """
 
@@ -15,12 +14,9 @@ import tokenize
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
+from helpers import ROOT
 
-from stad_utils.funnel import DROP_NAMES, task_funnel
-from stad_utils.records import Decomposition, DropCode, Ladder, Step, Task, drop_code_of
-
-PACKAGE = Path(__file__).resolve().parents[1] / "stad_utils"
+PACKAGE = ROOT / "stad_utils"
 
 
 def module_name(path: Path) -> str:
@@ -85,35 +81,67 @@ def test_the_cycle_finder_finds_a_circle():
 
 def test_no_import_circle():
     graph = import_graph()
-    assert "stad_utils.wording" in graph["stad_utils.markdown"]  # the parse sees the package's imports
+    assert "stad_utils.analysis" in graph["stad_utils.report._markdown"]  # the parse sees the imports
     assert find_cycle(graph) is None, f"import circle: {' → '.join(find_cycle(graph))}"
 
 
-LAYERS = [
-    ["stats", "schema"],
-    ["frames"],
-    ["analysis", "claims", "compare", "funnel", "validity"],
-    ["wording"],
-    ["summary"],
-    ["markdown", "costs"],
-    ["plots"],
-    ["report"],
+SUBPACKAGES = ["definitions", "records", "models", "judge", "method", "official", "tasks", "analysis", "report", "stages",
+               "pipeline", "workshop"]
+"""The package from the bottom up: a subpackage imports only the ones before it (docs/architecture.md).
+``definitions`` is the one module at the top level beside the package's face: the quantities the
+analysis reports, in words, referred to by the report itself; it imports nothing."""
+
+ANALYSIS_LAYERS = [
+    ["_stats", "_schema"],
+    ["_frames"],
+    ["_measures", "_claims", "_funnel", "_validity"],
+    ["_compare"],
+    ["_wording"],
+    ["_summary"],
+    ["_validation"],
 ]
-"""The analysis from the bottom up: a module imports only modules of lower layers (and ``compare``
-builds on ``claims``' composition gap). ``schema`` (what the files hold) sits at the bottom: every
-layer that reads ``summary.json`` or ``comparison.json`` reads it through the models."""
+"""Inside the analysis, from the bottom up: statistics and schema, frames, measures and claims,
+comparisons (which build on the claims' composition gap), words, the summary; the validation of
+the diagnosis on planted truth last."""
+
+
+def subpackage(module: str) -> str:
+    return module.split(".")[1] if module.count(".") >= 1 else ""
+
+
+def test_subpackages_import_only_the_ones_below_them():
+    graph = import_graph()
+    rank = {name: depth for depth, name in enumerate(SUBPACKAGES)}
+    upward = sorted((module, target) for module, targets in graph.items() for target in targets
+                    if subpackage(module) != subpackage(target) and rank[subpackage(target)] > rank[subpackage(module)])
+    assert not upward, f"imports going up: {upward}"
+
+
+def test_another_subpackage_is_reached_through_its_face():
+    """A module of one subpackage imports another's public names only: its ``__init__`` or a public module
+    (``records.columnar``, ``report.view`` …), never a private ``_module``."""
+    graph = import_graph()
+    private = sorted((module, target) for module, targets in graph.items() for target in targets
+                     if subpackage(module) != subpackage(target)
+                     and any(part.startswith("_") for part in target.split(".")[2:]))
+    assert not private, f"imports of another subpackage's private module: {private}"
 
 
 def test_the_analysis_layers_import_only_downwards():
     graph = import_graph()
-    layer = {f"stad_utils.{name}": depth for depth, names in enumerate(LAYERS) for name in names}
+    layer = {f"stad_utils.analysis.{name}": depth for depth, names in enumerate(ANALYSIS_LAYERS) for name in names}
+    assert set(layer) == {name for name in graph if name.startswith("stad_utils.analysis.")}
     upward = [(module, target) for module, targets in graph.items() if module in layer for target in targets
-              if target in layer and layer[target] >= layer[module]
-              and (module, target) != ("stad_utils.compare", "stad_utils.claims")]
+              if target in layer and layer[target] >= layer[module]]
     assert not upward, f"imports going up or sideways: {upward}"
-    for low in ("stad_utils.stats", "stad_utils.schema", "stad_utils.frames", "stad_utils.wording"):
-        assert not graph[low] & {"stad_utils.analysis", "stad_utils.claims", "stad_utils.compare",
-                                 "stad_utils.summary", "stad_utils.markdown"}, low
+
+
+def test_the_top_level_holds_few_modules_and_no_module_is_long():
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= 6, top
+    long = {module_name(path): n for path in PACKAGE.rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, f"modules over 600 lines: {long}"
 
 
 def test_every_module_says_what_it_owns():
@@ -172,68 +200,3 @@ def test_the_repetition_finder_finds_a_copy(tmp_path):
 def test_no_code_written_twice():
     repeated = repeated_code(sorted(PACKAGE.rglob("*.py")))
     assert not repeated, f"the same {WINDOW} lines in several places: {sorted(repeated.values())[:5]}"
-
-
-# ------------------------------------------------------------------------------------------ drop codes
-
-
-def task(i: int) -> Task:
-    return Task(task_id=f"t{i}", source="s", question="Q?", answer="1")
-
-
-@pytest.mark.parametrize("reason, code", [
-    ("7 steps (at most 6)", "too_many_steps"),
-    ("no steps", "no_steps"),
-    ("no annotated step in the solution", "no_steps"),
-    ("last step answer '3' does not match the gold answer '4'", "last_step_mismatch"),
-    ("the judge could not decide whether the last step answer '3' equals the gold answer '4' (x)",
-     "last_step_undecided"),
-    ("a single step, so no scaffold level (drop_single_step)", "single_step"),
-    ("teacher failed scaffold level(s) [1]", "teacher_failed_level"),
-    ("the judge could not decide the teacher's answer at level(s) [2] (configure an LLM judge)", "level_undecided"),
-    ("expected 2 scaffolds and 3 isolated questions, got 1 and 3", "wrong_variant_count"),
-    ("teacher ran out of tokens while reasoning", "teacher_out_of_tokens"),
-    ("the model refused", "teacher_other"),
-])
-def test_a_record_written_before_drop_codes_gets_its_code_when_read(reason, code):
-    record = {"task": task(0).model_dump(), "teacher": "t", "steps": [], "consistent": False, "drop_reason": reason}
-    assert drop_code_of(reason) == code
-    assert Decomposition.model_validate(record).drop_code == code
-    ladder = {**record, "scaffolds": [], "isolated": [], "verified": False}
-    del ladder["consistent"]
-    assert Ladder.model_validate(ladder).drop_code == code
-
-
-def test_every_drop_code_has_a_funnel_name_and_kept_records_have_none():
-    assert set(DROP_NAMES) == set(DropCode.__args__)
-    assert Decomposition(task=task(0), teacher="t", steps=[], consistent=True).drop_code is None
-    assert Ladder(task=task(0), teacher="t", steps=[], scaffolds=[], isolated=[]).drop_code is None
-
-
-def test_the_funnel_counts_codes_not_sentences():
-    steps = [Step(description="d", answer="1")] * 2
-    decompositions = [Decomposition(task=task(0), teacher="t", steps=steps, consistent=True),
-                      Decomposition(task=task(1), teacher="t", steps=steps, consistent=False,
-                                    drop_reason="reworded, any sentence", drop_code="too_many_steps")]
-    ladders = [Ladder(task=task(0), teacher="t", steps=steps, scaffolds=["S?"], isolated=["I?", "J?"], verified=False,
-                      drop_reason="out of tokens, reworded", drop_code="teacher_out_of_tokens")]
-    funnel = task_funnel([task(0), task(1)], decompositions, ladders, [])
-    assert funnel["dropped"] == {"more than 6 steps": 1, "teacher ran out of tokens while reasoning": 1}
-
-
-def test_the_filters_set_the_codes():
-    from stad_utils.chain import build_ladders, decompose
-    from stad_utils.teachers import OracleTeacher
-
-    REFERENCE = {"reference_scaffolds": [], "reference_isolated": [], "answer_format": "number"}
-    long = Task(task_id="long", source="s", question="Q?", answer="7",
-                reference_steps=[Step(description=f"s{i}", answer=str(i)) for i in range(1, 8)], **REFERENCE)
-    wrong = Task(task_id="wrong", source="s", question="Q?", answer="9",
-                 reference_steps=[Step(description="s", answer="1"), Step(description="t", answer="2")], **REFERENCE)
-    single = Task(task_id="single", source="s", question="Q?", answer="1",
-                  reference_steps=[Step(description="s", answer="1")], **REFERENCE)
-    decompositions = decompose([long, wrong, single], OracleTeacher())
-    assert {d.task_id: d.drop_code for d in decompositions} == {"long": "too_many_steps",
-                                                                "wrong": "last_step_mismatch", "single": None}
-    [ladder] = build_ladders(decompositions, OracleTeacher(), drop_single_step=True)
-    assert ladder.drop_code == "single_step"

@@ -61,9 +61,9 @@ keep_format_instruction: bool = True  # ToT: keep the "Format your answer as a J
 skip_invalid: bool = False  # skip bad lines of a local file (and list them) instead of stopping at the first
 
 # %%
-from stad_utils import RunPaths
+from stad_utils.records import RunPaths
+from stad_utils.report import task_table
 from stad_utils.stages import tasks as stage
-from stad_utils.tables import task_table
 
 result = stage.run(RunPaths(run_dir), stage.Params(
     source=source, data_path=data_path, release=release, n_tasks=n_tasks, seed=seed, families=families,

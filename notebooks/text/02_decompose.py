@@ -39,9 +39,9 @@ judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: d
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import RunPaths
+from stad_utils.records import RunPaths
+from stad_utils.report import decomposition_table
 from stad_utils.stages import decompose
-from stad_utils.tables import decomposition_table
 
 result = decompose.run(RunPaths(run_dir), decompose.Params(teacher=teacher, judge=judge, cache_path=cache_path))
 print(f"{len(result.consistent)} of {len(result.decompositions)} decompositions pass the consistency filter")

@@ -42,9 +42,9 @@ placebo: bool = False  # also write each scaffold level's placebo: as long, true
 cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils import RunPaths
+from stad_utils.records import RunPaths
+from stad_utils.report import ladder_table
 from stad_utils.stages import scaffold
-from stad_utils.tables import ladder_table
 
 result = scaffold.run(RunPaths(run_dir), scaffold.Params(teacher=teacher, judge=judge,
                                                          drop_single_step=drop_single_step, placebo=placebo,

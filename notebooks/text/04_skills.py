@@ -53,8 +53,9 @@ cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
 # Clustering is a single fit over all steps, so this stage rewrites its files rather than appending.
 
 # %%
-from stad_utils import RunPaths, label_agreement
-from stad_utils.skills import plot_skill_shares
+from stad_utils.method import label_agreement
+from stad_utils.records import RunPaths
+from stad_utils.report import plot_skill_shares
 from stad_utils.stages import skills as stage
 
 result = stage.run(RunPaths(run_dir), stage.Params(

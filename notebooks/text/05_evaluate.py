@@ -54,7 +54,8 @@ export_official: str = ""  # a folder for the authors' files: their generation c
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-from stad_utils import RunPaths, k_distribution
+from stad_utils.method import k_distribution
+from stad_utils.records import RunPaths
 from stad_utils.stages import evaluate
 
 result = evaluate.run(RunPaths(run_dir), evaluate.Params(

@@ -21,7 +21,7 @@
 #
 # * the **diagnosis** first: which skills are weak and whether the model fails to chain steps it
 #   can do alone. A sentence names a skill, or a composition failure, only when a test says so
-#   (`stad_utils.claims`: Fisher's exact test per skill against all other steps, McNemar's exact
+#   (`stad_utils.analysis._claims`: Fisher's exact test per skill against all other steps, McNemar's exact
 #   test for composition, Holm's correction over all of them, α = 0.05); otherwise it says that
 #   nothing stands out, how many skills were tested and the smallest deficit the sample could
 #   detect. The same claims are in `summary.json` (`diagnosis`, per model).
@@ -68,9 +68,8 @@ prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt"
 # (the model's answers may differ on another CPU)
 from IPython.display import Markdown, display
 
-from stad_utils import RunPaths
-from stad_utils.costs import usage_report
-from stad_utils.examples import open_run
+from stad_utils.records import RunPaths, open_run
+from stad_utils.report import usage_report
 from stad_utils.stages import analyze
 
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
@@ -123,6 +122,6 @@ usage_report(result.usage)  # model calls, cache hits, tokens and seconds per st
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
 if interactive:
-    from stad_utils.browser import browser_widget
+    from stad_utils.report.browser import browser_widget
 
     display(browser_widget(run_dir))

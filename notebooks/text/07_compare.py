@@ -56,8 +56,7 @@ interactive: bool = True  # show the failure browser widget (the pipeline sets F
 # (the model's answers may differ on another CPU)
 from IPython.display import Markdown, display
 
-from stad_utils import RunPaths
-from stad_utils.examples import open_run
+from stad_utils.records import RunPaths, open_run
 from stad_utils.stages import compare
 
 paths = RunPaths(open_run(run_dir))  # fills results/example on first use
@@ -78,7 +77,7 @@ for figure in result.figures.values():
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-from stad_utils.browser import disagreement_table
+from stad_utils.report.browser import disagreement_table
 
 disagreement_table(result.runs)
 
@@ -86,6 +85,6 @@ disagreement_table(result.runs)
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
 if interactive:
-    from stad_utils.browser import browser_widget
+    from stad_utils.report.browser import browser_widget
 
     display(browser_widget(run_dir, other_runs))

@@ -18,7 +18,7 @@
 # # Validation · Does the diagnosis find a weakness we planted?
 #
 # A diagnosis is worth trusting if it finds a weakness that we *know* is there. Here the model
-# under diagnosis is a **simulated target** (`stad_utils.simulate`), not a language model: it
+# under diagnosis is a **simulated target** (`stad_utils.models._simulated`), not a language model: it
 # answers the generated tasks with a chance of doing each step right that we choose per skill,
 # and a **composition penalty**, the chance of failing to chain two steps although each would
 # be done right alone. No model is called, the same seed gives the same answers, and every
@@ -29,7 +29,7 @@
 #
 # * **Which skills are weak?** A skill is flagged when its steps, asked alone, are answered right
 #   less often than the steps of all the other skills (Fisher's exact test per skill, Holm's
-#   correction because every skill is tested, α = 0.05) — the rule of `stad_utils.claims`, the
+#   correction because every skill is tested, α = 0.05) — the rule of `stad_utils.analysis._claims`, the
 #   same that writes 06's diagnosis. Precision: how many flags are right. Recall: how many
 #   planted weaknesses are found.
 # * **Does it fail to chain?** 06's diagnosis on the same outcomes: the **composition gap**
@@ -60,8 +60,8 @@ repetitions: int = 10  # runs per number of tasks on the power curve
 # %%
 from IPython.display import display
 
-from stad_utils import RunPaths
-from stad_utils.wording import p_text
+from stad_utils.analysis import p_text
+from stad_utils.records import RunPaths
 from stad_utils.stages import validate
 
 result = validate.run(RunPaths(run_dir), validate.Params(

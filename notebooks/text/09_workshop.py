@@ -18,7 +18,7 @@
 # # Workshop · Predict, plant, run, read
 #
 # In this notebook you diagnose models whose weaknesses **you** chose. Each "model" is a
-# **simulated target** (`stad_utils.simulate`): no language model is called; it answers the
+# **simulated target** (`stad_utils.models._simulated`): no language model is called; it answers the
 # generated tasks with a chance, set by you, of doing each step of a skill right, and a
 # **composition penalty**, the chance of failing to chain two steps that it would each do right
 # alone. Because you know the truth, you can see what the diagnosis finds, what it misses, and
@@ -59,8 +59,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from stad_utils.workshop import (headlines_markdown, how_often_found, matching_penalty,
-                                 run_simulated, simulated_target)
+from stad_utils.workshop import headlines_markdown, how_often_found, matching_penalty, run_simulated, simulated_target
 
 pd.set_option("display.max_colwidth", None)  # never cut a sentence or a skill name
 
@@ -187,7 +186,7 @@ for n, run in chaining.items():
 # %% [markdown]
 # The gap is what the diagnosis measures on any model. For a simulated target we can also
 # estimate the **penalty** it planted, from the tasks whose remaining steps were each done right
-# alone (`stad_utils.validation.estimate_composition_penalty`, the estimate 08 uses):
+# alone (`stad_utils.analysis.estimate_composition_penalty`, the estimate 08 uses):
 
 # %%
 pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}

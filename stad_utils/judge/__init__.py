@@ -12,9 +12,12 @@ precedence between commitments, the MATH readers) and the measured precision and
 ``docs/judge.md``; the version history is the "Judge" section of ``CHANGELOG.md``.
 """
 
+from __future__ import annotations
+
 from ._cascade import JUDGE_VERSION, JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from ._extract import Commitment, Reading, extract_answer, last_boxed, read_reply
-from ._llm import JudgeTemplate, LLMJudge
+from ._llm import MAX_CANDIDATE_CHARS, JudgeTemplate, LLMJudge
+from ._numbers import numbers_in
 from ._values import (
     calendar_dates_in,
     clocks_in,
@@ -22,12 +25,11 @@ from ._values import (
     infer_format,
     kind_for,
     lists_in,
-    numbers_in,
     parse_number,
     years_in,
 )
 
-__all__ = [
+__all__ = ['MAX_CANDIDATE_CHARS',
     "JUDGE_VERSION", "Commitment", "JudgeItem", "JudgeTemplate", "Judgement", "LLMJudge", "LLMJudgeFn", "Reading",
     "calendar_dates_in", "clocks_in", "durations_in", "extract_answer", "infer_format", "judge_answers",
     "judge_version", "kind_for", "last_boxed", "lists_in", "numbers_in", "parse_number", "read_reply", "years_in",

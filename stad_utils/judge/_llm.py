@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..structured import render, response_format
+from ..models import render, response_format
 from ._cascade import Judgement
 
 MAX_CANDIDATE_CHARS = 300
@@ -88,7 +88,7 @@ def read_verdict(text: str | None, candidate: str) -> Judgement:
 class JudgeTemplate:
     """Another prompt for the LLM judge, with how its reply is read (the caller's, e.g. the authors' own).
 
-    The judge module knows nothing of where such a prompt comes from: `stad_utils.roles` builds the
+    The judge module knows nothing of where such a prompt comes from: `stad_utils.method._roles` builds the
     authors' ``prompt_correctness_value`` into one, so that the official files may depend on the
     judge and never the other way round.
 
@@ -113,11 +113,11 @@ class LLMJudge:
 
     Parameters
     ----------
-    client : stad_utils.client.ModelClient
+    client : stad_utils.models.ModelClient
         The judge model's client; its endpoint's ``json_mode`` sets how JSON is asked for.
     template : JudgeTemplate, optional
         Ask with another prompt instead (the authors' ``prompt_correctness_value``, read at run time
-        from their checkout by `stad_utils.roles.open_judge`) and read its reply by the template's
+        from their checkout by `stad_utils.method.open_judge`) and read its reply by the template's
         own rule. The committed span is still all the judge sees, bounded in length, but such a
         prompt has no delimiter and no JSON mode: text in the span that addresses the judge is then
         only as harmless as that prompt makes it.

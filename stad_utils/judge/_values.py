@@ -25,8 +25,8 @@ from fractions import Fraction
 from functools import partial
 from typing import Any
 
+from ..models import literal_value
 from ..records import AnswerFormat
-from ..structured import literal_value
 from ._latex import answer_math, normal_form, same_answer
 from ._numbers import (
     READERS,

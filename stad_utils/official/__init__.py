@@ -29,6 +29,26 @@ Examples
 >>> write_official("again_final.jsonl", [r.ladder for r in rows], kind="final")  # doctest: +SKIP
 """
 
+from __future__ import annotations
+
+from ..method import (
+    OFFICIAL_REPOSITORY,
+    OFFICIAL_TAG,
+    REPO_VARIABLE,
+    OfficialPrompts,
+    OfficialRepoMissing,
+    fill_isolated,
+    fill_judge,
+    fill_scaffold,
+    fill_segment,
+    fill_step_answers,
+    load_official_prompts,
+    read_judge_reply,
+    read_judge_score,
+    read_rewritten_question,
+    read_segments,
+    read_step_answers,
+)
 from ._fields import (
     ANSWER,
     CATEGORY,
@@ -56,28 +76,11 @@ from ._fields import (
     kind_of,
 )
 from ._files import read_official, write_official, write_test_chain
-from ._prompts import (
-    OFFICIAL_REPOSITORY,
-    OFFICIAL_TAG,
-    REPO_VARIABLE,
-    OfficialPrompts,
-    OfficialRepoMissing,
-    fill_isolated,
-    fill_judge,
-    fill_scaffold,
-    fill_segment,
-    fill_step_answers,
-    load_official_prompts,
-    read_judge_reply,
-    read_judge_score,
-    read_rewritten_question,
-    read_segments,
-    read_step_answers,
-)
-from ._rows import Imported, from_row, identity, official_score, task_id_for, to_row
+from ._release import RELEASE_FILES, load_release, release_task
+from ._rows import MODELLED, Imported, from_row, identity, official_score, task_id_for, to_row
 from ._run import Chain, ImportReport, chain_files, export_run, import_chain, read_chain
 
-__all__ = [
+__all__ = ['MODELLED', 'RELEASE_FILES', 'load_release', 'release_task',
     "ANSWER", "CATEGORY", "CHAIN", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE", "EVALUATION",
     "EVALUATION_SCORE", "FINAL", "GENERATION", "ID", "KINDS", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "QUESTION",
     "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING",

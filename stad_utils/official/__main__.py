@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..pipeline import RESULTS
+from ..records import RESULTS
 from ._run import export_run, import_chain
 
 

@@ -7,8 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..records import Decomposition, Ladder, Task, Verdict
-from ..store import RecordError, read_records
+from ..records import Decomposition, Ladder, RecordError, Task, Verdict, read_records
 from ._fields import FINAL, SCAFFOLDING, TEST, FileKind, fields_of, file_name, kind_named, kinds_up_to
 from ._rows import Imported, from_row, identity, to_row
 

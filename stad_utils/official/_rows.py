@@ -51,8 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..judge import infer_format
-from ..records import Decomposition, Ladder, LevelCheck, Step, Task, Verdict
-from ..store import RecordError
+from ..records import Decomposition, Ladder, LevelCheck, RecordError, Step, Task, Verdict
 from ._fields import (
     ANSWER,
     CATEGORY,
@@ -101,7 +100,7 @@ def task_id_for(question: str) -> str:
 def identity(task: Task) -> tuple[str, str]:
     """The field a task read from an official row is known by, and its id: ``id``, else its ``question``.
 
-    Readers of official rows pass it as ``unique_by`` (`stad_utils.store.read_records`): a row
+    Readers of official rows pass it as ``unique_by`` (`stad_utils.records.read_records`): a row
     repeating an earlier row's id, or its question when the rows have no id, is refused like any
     bad row, never renamed (the official scripts join their files on the question, so they could
     not tell such rows apart either).

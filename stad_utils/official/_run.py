@@ -20,9 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..metrics import k_distribution, outcomes
-from ..records import Decomposition, Ladder, Outcome, Task, Verdict
-from ..store import RecordError, RecordFile, RunPaths, read_records
+from ..method import k_distribution, outcomes
+from ..records import Decomposition, Ladder, Outcome, RecordError, RecordFile, RunPaths, Task, Verdict, read_records
 from ._fields import CHAIN, GENERATION, KINDS, TEST, FileKind, file_name
 from ._files import read_official, write_official, write_test_chain
 from ._rows import Imported

@@ -2,10 +2,10 @@
 
     tasks ─► decompose ─► scaffold ─► skills ─► evaluate ─► analyze ─► compare        validate
 
-A stage reads its inputs from the run folder (`stad_utils.store.RunPaths`), computes with the
-functions of the method (`stad_utils.chain`, `stad_utils.skills`, `stad_utils.analysis`, …),
-writes its outputs (append-only records through `stad_utils.store.RecordFile`, every other file
-through `stad_utils.files.write_atomic`) and returns what its notebook shows. The notebooks are
+A stage reads its inputs from the run folder (`stad_utils.records.RunPaths`), computes with the
+functions of the method (`stad_utils.method._evaluate`, `stad_utils.method._skills`, `stad_utils.analysis`, …),
+writes its outputs (append-only records through `stad_utils.records.RecordFile`, every other file
+through `stad_utils.records.write_atomic`) and returns what its notebook shows. The notebooks are
 these calls with an explanation, a ``parameters`` cell and display cells; the papermill chain
 (`stad_utils.pipeline`) runs the notebooks, and Python code can call the stages directly::
 

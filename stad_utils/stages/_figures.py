@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from ..files import write_atomic
+from ..records import write_atomic
 
 DPI = 110
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..markdown import written_report
-from ..schema import RunSummary
+from ..analysis import RunSummary
+from ..report import written_report
 
 
 def markdown_report(run: str, summary: RunSummary, comparison_section: str | None = None) -> str:

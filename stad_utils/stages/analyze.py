@@ -9,15 +9,9 @@ from dataclasses import dataclass, field
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..analysis import k_stability
-from ..costs import usage_table
-from ..files import write_atomic
-from ..funnel import run_funnel, run_truncation_table
-from ..plots import analysis_figures, plot_diagnosis
-from ..records import Ladder, Outcome
-from ..schema import RunSummary
-from ..store import RunPaths, read_records, read_usage
-from ..summary import summarize_run
+from ..analysis import RunSummary, analyze_run, run_funnel, run_truncation_table
+from ..records import Ladder, Outcome, RunPaths, read_records, read_usage, write_atomic
+from ..report import analysis_figures, plot_diagnosis, usage_table
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report
@@ -43,9 +37,9 @@ class Result(StageResult):
     figures: dict = field(default_factory=dict)
     """The figures written to ``figures/``, by file name."""
     diagnosis_figures: dict = field(default_factory=dict)
-    """Per model, the evidence of its diagnosis (`stad_utils.plots.plot_diagnosis`), as report.html shows it."""
+    """Per model, the evidence of its diagnosis (`plot_diagnosis`), as report.html shows it."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.analysis.usage_table`)."""
+    """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.report.usage_table`)."""
 
 
 def run(paths: RunPaths, params: Params | None = None) -> Result:
@@ -53,18 +47,19 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     params = params or Params()
     results = read_records(paths.outcomes, Outcome.model_validate)
     ladders = read_records(paths.ladders, Ladder.model_validate, missing_ok=True)
-    summary = summarize_run(results, n_resamples=params.n_resamples, min_support=params.min_support,
-                            truncation=run_truncation_table(paths),  # replies cut off by max_tokens
-                            ladders=[ladder for ladder in ladders if ladder.verified],
-                            funnel=run_funnel(paths, ladders, results))
+    analysis = analyze_run(results, n_resamples=params.n_resamples, min_support=params.min_support,
+                           max_shown=params.max_shown,
+                           truncation=run_truncation_table(paths),  # replies cut off by max_tokens
+                           ladders=[ladder for ladder in ladders if ladder.verified],
+                           funnel=run_funnel(paths, ladders, results))
+    summary = analysis.summary
     usage = usage_table(read_usage(paths), params.prices)
     summary.usage = usage.to_dict(orient="records")
     report = markdown_report(paths.root.name, summary)
     written = [write_atomic(paths.summary, summary.json_text()), write_atomic(paths.report, report)]
     if any(numbers.k_stability for numbers in summary.models.values()):
-        written.append(write_atomic(paths.k_by_task, k_stability(results).to_csv(index=False)))
-    figures = analysis_figures(results, max_shown=params.max_shown, min_support=params.min_support,
-                               n_resamples=params.n_resamples)
+        written.append(write_atomic(paths.k_by_task, analysis.stability.to_csv(index=False)))
+    figures = analysis_figures(analysis, min_support=params.min_support)
     written += save_figures(figures, paths.figures)
     diagnosis_figures = {model: plot_diagnosis(numbers, model) for model, numbers in summary.models.items()}
     for figure in diagnosis_figures.values():

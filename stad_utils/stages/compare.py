@@ -7,13 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..files import write_atomic
-from ..markdown import comparison_report
-from ..plots import comparison_figures
-from ..records import Ladder, Outcome
-from ..schema import Comparison, RunSummary
-from ..store import RunPaths, read_records
-from ..summary import compare_run
+from ..analysis import Comparison, ModelFrames, RunSummary, compare_run, comparison_tables
+from ..records import Ladder, Outcome, RunPaths, read_records, write_atomic
+from ..report import comparison_figures, comparison_report
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report
@@ -48,12 +44,14 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     runs = [paths.root, *map(Path, params.other_runs)]
     results = [o for run in runs for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
     ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
+    frames = ModelFrames(results)  # each model's frames, built once for the comparison and its figures
     comparison = compare_run(results, ladders, n_permutations=params.n_permutations,
-                             n_resamples=params.n_resamples, min_support=params.min_support)
+                             n_resamples=params.n_resamples, min_support=params.min_support, frames=frames)
     report = comparison_report(comparison)
     summary = RunSummary.read(paths.summary) if paths.summary.exists() else RunSummary(funnel=None, models={})  # 06's
     written = [write_atomic(paths.comparison, comparison.json_text()),
                write_atomic(paths.report, markdown_report(paths.root.name, summary, report))]
-    figures = comparison_figures(results, comparison, max_shown=params.max_shown, min_support=params.min_support)
+    figures = comparison_figures(comparison, comparison_tables(results, max_shown=params.max_shown, frames=frames),
+                                 min_support=params.min_support)
     written += save_figures(figures, paths.figures)
     return Result(written=written, comparison=comparison, report=report, figures=figures, runs=runs)

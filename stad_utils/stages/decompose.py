@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..chain import decompose
-from ..records import Decomposition, Task
-from ..roles import open_judge, open_teacher
-from ..store import RecordFile, RunPaths, read_records, record_usage
+from ..method import decompose, open_judge, open_teacher
+from ..records import Decomposition, RecordFile, RunPaths, Task, read_records, record_usage
 from . import StageParams, StageResult
 
 

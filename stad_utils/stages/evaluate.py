@@ -9,14 +9,19 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..chain import evaluate_targets, usage_by_option
-from ..files import write_atomic
-from ..metrics import latest_verdicts, outcomes
-from ..monitor import check_error_budget
-from ..records import Ladder, Outcome, StepSkill, Verdict
-from ..roles import open_judge
-from ..serving import open_client
-from ..store import RunPaths, read_records, record_usage
+from ..method import evaluate_targets, open_judge, outcomes, usage_by_option
+from ..models import check_error_budget, open_client
+from ..records import (
+    Ladder,
+    Outcome,
+    RunPaths,
+    StepSkill,
+    Verdict,
+    latest_verdicts,
+    read_records,
+    record_usage,
+    write_atomic,
+)
 from . import StageParams, StageResult
 
 
@@ -58,7 +63,7 @@ class Result(StageResult):
     official_files: dict = field(default_factory=dict)
     """With ``export_official``: the files written, by target (``""``: the generation chain)."""
     cost_by_option: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """Model calls per target and option, over every invocation (`stad_utils.chain.usage_by_option`)."""
+    """Model calls per target and option, over every invocation (`stad_utils.method.usage_by_option`)."""
 
     def outcome_table(self) -> pd.DataFrame:
         """One row per outcome: its model, task, sample, number of steps, curve, isolated verdicts and k."""
@@ -69,7 +74,7 @@ class Result(StageResult):
 def run(paths: RunPaths, params: Params | None = None) -> Result:
     """Ask every target every question it has not answered yet, judge, derive the outcomes.
 
-    Raises `stad_utils.monitor.ErrorBudgetExceeded` after writing everything when a target's
+    Raises `stad_utils.models.ErrorBudgetExceeded` after writing everything when a target's
     errored share of questions exceeds ``max_error_share``: what was computed stays, and a
     re-run asks only the errored questions again.
     """

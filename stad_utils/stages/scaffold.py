@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..chain import build_ladders
-from ..records import Decomposition, Ladder
-from ..roles import open_judge, open_teacher
-from ..store import RecordFile, RunPaths, read_records, record_usage
+from ..method import build_ladders, open_judge, open_teacher
+from ..records import Decomposition, Ladder, RecordFile, RunPaths, read_records, record_usage
 from . import StageParams, StageResult
 
 

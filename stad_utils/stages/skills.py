@@ -6,11 +6,9 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..files import write_atomic
-from ..records import Ladder, StepSkill
-from ..serving import open_client
-from ..skills import SkillMapper, apply_skill_table, map_skills, name_skills_with_llm, skill_map_table, skill_summary
-from ..store import RunPaths, read_records, record_usage
+from ..method import SkillMapper, apply_skill_table, map_skills, name_skills_with_llm, skill_map_table, skill_summary
+from ..models import open_client
+from ..records import Ladder, RunPaths, StepSkill, read_records, record_usage, write_atomic
 from . import StageParams, StageResult
 
 
@@ -36,9 +34,9 @@ class Result(StageResult):
 
     skills: list[StepSkill] = field(default_factory=list)
     mapper: object = None
-    """The fitted `stad_utils.skills.SkillMapper` (its ``scores_`` hold the criterion at every number tried)."""
+    """The fitted `stad_utils.method.SkillMapper` (its ``scores_`` hold the criterion at every number tried)."""
     shares: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """Each shown skill's share of the steps, with examples (`stad_utils.skills.skill_summary`)."""
+    """Each shown skill's share of the steps, with examples (`stad_utils.method.skill_summary`)."""
 
 
 def run(paths: RunPaths, params: Params | None = None) -> Result:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..records import Task
-from ..store import RecordFile, RunPaths
+from ..records import RecordFile, RunPaths, Task
 from ..tasks import load_tasks
 from . import StageParams, StageResult
 

@@ -5,27 +5,28 @@ one run and a power curve, into the run's ``validation/`` folder.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 
-from ..analysis import skill_table
-from ..claims import flag_weak_skills
-from ..files import write_atomic
-from ..schema import Diagnosis
-from ..simulate import Simulation
-from ..store import RunPaths
-from ..summary import diagnosis_block
-from ..validation import (
+from ..analysis import (
     Chain,
+    Diagnosis,
+    PenaltyFit,
+    Recovery,
+    diagnosis_block,
     estimate_composition_penalty,
-    plot_power,
+    flag_weak_skills,
     power_curve,
     power_table,
     recovery,
     run_chain,
+    skill_table,
     tasks_needed,
 )
+from ..models import Simulation
+from ..records import RunPaths, write_atomic
+from ..report import plot_power
 from . import StageParams, StageResult
 from ._figures import save_figures
 
@@ -50,12 +51,12 @@ class Result(StageResult):
     chain: Chain | None = None
     """The single run: its tasks, ladders, skills, simulated target and outcomes."""
     flags: pd.DataFrame = field(default_factory=pd.DataFrame)
-    """One row per skill, most suspicious first (`stad_utils.claims.flag_weak_skills`)."""
-    found: dict = field(default_factory=dict)
+    """One row per skill, most suspicious first (`stad_utils.analysis.flag_weak_skills`)."""
+    found: Recovery | None = None
     """What the single run recovered: the skills flagged, precision and recall."""
     diagnosis: Diagnosis | None = None
-    """06's diagnosis of the single run (`stad_utils.summary.diagnosis_block`)."""
-    penalty_fit: dict = field(default_factory=dict)
+    """06's diagnosis of the single run (`stad_utils.analysis.diagnosis_block`)."""
+    penalty_fit: PenaltyFit | None = None
     """The composition penalty estimated under the simulation's own model of chaining."""
     skills: pd.DataFrame = field(default_factory=pd.DataFrame)
     power: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -77,7 +78,7 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     verdicts.unlink(missing_ok=True)  # the simulation is cheap and deterministic: never resume another setting's
     chain = run_chain(params.n_tasks, simulation, seed=params.seed, store=verdicts)
     found = recovery(chain.outcomes, chain.ladders, planted, alpha=params.alpha)
-    diagnosis = Diagnosis.model_validate(diagnosis_block(chain.outcomes, chain.ladders, alpha=params.alpha))
+    diagnosis = diagnosis_block(chain.outcomes, chain.ladders, alpha=params.alpha)
     trials = power_curve(simulation, params.sizes, params.repetitions, seed=params.seed, alpha=params.alpha)
     power = power_table(trials, planted.weak_skills())
     rates = [column for column in power.columns if column.startswith("found: ")] + ["skills_recovered",
@@ -87,7 +88,7 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     written = [verdicts, write_atomic(folder / "power.csv", power.to_csv(index=False)),
                write_atomic(folder / "validation.json", json.dumps(
                    {"target": chain.target.model, "planted": planted.model_dump(), "n_tasks": params.n_tasks,
-                    "alpha": params.alpha, "single_run": found, "diagnosis": diagnosis.as_dict(),
+                    "alpha": params.alpha, "single_run": asdict(found), "diagnosis": diagnosis.as_dict(),
                     "tasks_needed_for_80_percent": needed}, indent=2, default=float)),
                *save_figures({"power": figure}, folder)]
     return Result(written=written, planted=planted, chain=chain,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from ..official import read_official
+from ..official import load_release, read_official
 from ..records import Task
-from ..release import load_release
-from ._benchmarks import BENCHMARKS, load_benchmark
-from ._generator import FAMILIES, clock, generate_tasks
+from ._benchmarks import BENCHMARKS, load_benchmark, strip_format_instruction, tot_gold
+from ._generator import FAMILIES, generate_tasks
 
-__all__ = ["BENCHMARKS", "FAMILIES", "clock", "generate_tasks", "load_benchmark", "load_tasks", "sample"]
+__all__ = ["BENCHMARKS", "FAMILIES", "generate_tasks", "load_benchmark", "load_tasks", "sample",
+           "strip_format_instruction", "tot_gold"]
 
 
 def sample(tasks: list[Task], n_tasks: int | None, seed: int) -> list[Task]:
@@ -33,7 +33,7 @@ def load_tasks(source: str, *, n_tasks: int | None = None, seed: int = 0, data_p
 
         * ``"generated"``: the built-in generator (``families``, ``min_steps``, ``max_steps``, ``max_number``);
         * a benchmark of `BENCHMARKS`: from ``data_path`` (a JSONL file or folder) or else the hub;
-        * ``"stad_release"``: the published scaffolded tasks (`stad_utils.release.load_release`), whose
+        * ``"stad_release"``: the published scaffolded tasks (`stad_utils.official.load_release`), whose
           steps and variants the ``oracle`` teacher then serves: a JSONL file at ``data_path``, or the
           ``release`` benchmark's file from a local folder at ``data_path`` or else from the hub;
         * ``"official"``: the raw input rows (``question``, ``answer``) of the authors' generation script

@@ -20,8 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..judge import infer_format, last_boxed
-from ..records import Task
-from ..store import RecordError, collect_records, parse_record, read_records
+from ..records import RecordError, Task, collect_records, parse_record, read_records
 
 _FORMAT_INSTRUCTION = re.compile(
     r"\s*(?:[^.?!]*\b(?:json|JSON)\b.*)$", re.DOTALL

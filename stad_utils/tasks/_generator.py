@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..records import Step, Task
+from ..records import Step, Task, clock
 
 FAMILIES = ("word", "time")
 
@@ -146,15 +146,6 @@ def _word_story(rng: random.Random, n_steps: int, max_number: int) -> _Story:
     if not story.final_question:
         story.final_question = f"How many {goods} does {name} have now?"
     return story
-
-
-# ---------------------------------------------------------------- time problems
-
-def clock(minutes: int) -> str:
-    """Minutes after midnight as a 12-hour clock time, e.g. ``575 -> '9:35 AM'``."""
-    hours, mins = divmod(minutes % (24 * 60), 60)
-    suffix = "AM" if hours < 12 else "PM"
-    return f"{(hours % 12) or 12}:{mins:02d} {suffix}"
 
 
 def _hours_minutes(minutes: int) -> str:

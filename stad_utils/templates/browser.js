@@ -1,5 +1,5 @@
 // The failure browser's script: reads the data elements, fills the task table, applies the filters
-// (the rules of stad_utils.browser.matching_tasks) and opens a task's drill-down on click.
+// (the rules of stad_utils.report.browser.matching_tasks) and opens a task's drill-down on click.
 (function () {
   "use strict";
   const root = document.getElementById("stad-browser");
@@ -80,7 +80,7 @@
     const html = (await data.details)[index];
     if (html === null || html === undefined) {
       return "<p class=\"stad-not-carried\">This page does not carry this task's replies (see the note above " +
-        "the table): open it with <code>python -m stad_utils.view</code>.</p>";
+        "the table): open it with <code>python -m stad_utils.report.view</code>.</p>";
     }
     return html;
   }

@@ -1,7 +1,7 @@
 """A disk that is full for some files, in any process that starts with this folder on PYTHONPATH (tests only:
 `tests/test_faults.py` puts it there for the kernel of a run).
 
-Writing a file whole goes through a temporary file that is synced and renamed (`stad_utils.files.write_atomic`):
+Writing a file whole goes through a temporary file that is synced and renamed (`stad_utils.records.write_atomic`):
 syncing a temporary file of one of the names in ``STAD_FULL_DISK_FILES`` fails as a full disk does (ENOSPC).
 """
 
