@@ -3,7 +3,7 @@
 A wrong "correct" is worse than an honest "undecided": the judge credits only the answer a reply
 commits to, and leaves anything it cannot read for sure to a later stage, never to a guess.
 Three stages: ``deterministic`` (read the committed answer, `_extract`, and its value of the
-reference's kind, `_values`, `_numbers`, `_latex`), ``math_verify`` (`_symbolic`; heard before
+reference's kind, `_kinds`, `_numbers`, `_latex`), ``math_verify`` (`_symbolic`; heard before
 any "wrong" on LaTeX) and ``llm_judge`` (`_llm`, optional). A reply that commits to no answer is
 ``no_answer``; a missing reply is an ``error``, never wrong.
 
@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from ._cascade import JUDGE_VERSION, JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
 from ._extract import Commitment, Reading, extract_answer, last_boxed, read_reply
-from ._llm import MAX_CANDIDATE_CHARS, JudgeTemplate, LLMJudge
-from ._numbers import numbers_in
-from ._values import (
+from ._kinds import (
     calendar_dates_in,
     clocks_in,
     durations_in,
@@ -28,6 +26,8 @@ from ._values import (
     parse_number,
     years_in,
 )
+from ._llm import MAX_CANDIDATE_CHARS, JudgeTemplate, LLMJudge
+from ._numbers import numbers_in
 
 __all__ = ['MAX_CANDIDATE_CHARS',
     "JUDGE_VERSION", "Commitment", "JudgeItem", "JudgeTemplate", "Judgement", "LLMJudge", "LLMJudgeFn", "Reading",

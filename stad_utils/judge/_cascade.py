@@ -10,18 +10,7 @@ from dataclasses import dataclass, replace
 
 from ..records import AnswerFormat, JudgeOutcome
 from ._extract import Commitment, Reading, concluding_sentence, read_reply, sentences
-from ._latex import (
-    answer_math,
-    column_as_tuple,
-    decimals_as_fractions,
-    normal_form,
-    solutions_in,
-    split_unit,
-    without_unit,
-)
-from ._numbers import ROMAN_CONSTANT
-from ._symbolic import UNKNOWN, compare_math_verify, math_expression, solutions_listed
-from ._values import (
+from ._kinds import (
     LATEX,
     NUMBER,
     Kind,
@@ -35,6 +24,17 @@ from ._values import (
     parse_number,
     written_plainly,
 )
+from ._latex import (
+    answer_math,
+    column_as_tuple,
+    decimals_as_fractions,
+    normal_form,
+    solutions_in,
+    split_unit,
+    without_unit,
+)
+from ._numbers import ROMAN_CONSTANT
+from ._symbolic import UNKNOWN, compare_math_verify, math_expression, solutions_listed
 
 JUDGE_VERSION = "cascade-8"
 """The verdict rules of this module; bumped whenever they change, and stored with every verdict."""
@@ -265,7 +265,7 @@ def read_value(span: str, kind: Kind, restated_by: list | None = None) -> _Read:
 
     Examples
     --------
-    >>> from ._values import NUMBER
+    >>> from ._kinds import NUMBER
     >>> read_value("so she has 30 crayons left of her 120 crayons", NUMBER, NUMBER.read("30 crayons")).problem
     'states several quantities (30, 120), none marked as the answer'
     >>> read_value("So 45 + 25 = 70 goats are left in the 2 farms.", NUMBER, NUMBER.read("2 farms")).value.value
@@ -394,7 +394,7 @@ def _unless_corrected_afterwards(reply: str, answer: _Answer, kind: Kind) -> _An
 
     Examples
     --------
-    >>> from ._values import NUMBER
+    >>> from ._kinds import NUMBER
     >>> def after(reply):
     ...     commitment = read_reply(reply).commitments[-1]
     ...     answer = _unless_corrected_afterwards(reply, _Answer(commitment, NUMBER.read("18")[0]), NUMBER)
