@@ -331,7 +331,7 @@ def test_infer_format(reference, fmt):
 
 
 @pytest.mark.parametrize("module", [
-    "_extract", "_cascade", "_llm",
+    "_extract", "_span_value", "_reconcile", "_deterministic", "_form_as_asked", "_types", "_cascade", "_llm",
     "_kinds._kind", "_kinds._registry", "_kinds._number", "_kinds._clock", "_kinds._duration", "_kinds._year",
     "_kinds._calendar_date", "_kinds._latex_expression", "_kinds._lists", "_kinds._tot_record",
 ])
