@@ -1,5 +1,6 @@
-"""What a kind of answer value is: how it is read from text and compared (`Kind`), and the other kinds an answer
-to it is sometimes written in (`OtherKind`). Every kind module of this folder builds its kind from these.
+"""What a kind of answer value is: how it is read from text and compared (`Kind`), the other kinds an answer to
+it is sometimes written in (`OtherKind`), and how a question and reply adapt it (`in_context`). Every kind module
+of this folder builds its kind from these.
 
 A `Kind` reads every value of its kind in a text (in order) and compares a candidate with the
 reference: ``True`` (equal), ``False`` (different) or ``None`` (it cannot tell: free text that
