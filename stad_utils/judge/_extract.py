@@ -2,7 +2,7 @@
 
 Each extractor is a small function from the reply to the `Commitment` s of one form; `read_reply`
 gathers them in reply order. The reader knows nothing about the reference: what a span *means*
-(its value, a hedge, a disagreement) is decided in `stad_utils.judge._cascade`.
+(its value, a hedge, a disagreement) is decided in `stad_utils.judge._span_value` and `_reconcile`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..models import render, response_format
-from ._cascade import Judgement
+from ._types import Judgement
 
 MAX_CANDIDATE_CHARS = 300
 

@@ -1,4 +1,5 @@
-"""The cascade's second stage: `math-verify` compares a committed expression with a LaTeX reference.
+"""math-verify's worker: `math-verify` compares a committed expression with a LaTeX reference, for the
+cascade's second stage (`_math_verify_stage`, which decides what is sent and how the answer is heard).
 
 math-verify bounds its own time with ``signal.alarm``, which only a process's main thread may
 set, while evaluation judges each target's replies in a thread of its own. So math-verify runs

@@ -16,7 +16,10 @@ from helpers import FIXTURES
 
 from stad_utils.judge import JUDGE_VERSION, JudgeItem, Judgement, extract_answer, infer_format, judge_answers
 from stad_utils.judge import _extract as reader
-from stad_utils.judge import _values as values
+from stad_utils.judge import _kinds as kinds
+from stad_utils.judge import _numbers as numbers
+from stad_utils.judge._kinds import _clock as clock
+from stad_utils.judge._kinds import _number as number
 
 READER_CASES = json.loads((FIXTURES / "judge_reader_cases.json").read_text())
 VALUE_CASES = json.loads((FIXTURES / "judge_value_cases.json").read_text())
@@ -192,19 +195,19 @@ def test_read_reply_orders_commitments_and_keeps_a_later_conclusion(case):
     assert (conclusion.text if conclusion else None) == case["conclusion"]
 
 
-def show_clock(clock: values.Clock) -> str:
+def show_clock(clock: clock.Clock) -> str:
     hours, rest = divmod(clock.seconds, 3600)
     return f"{hours:02d}:{rest // 60:02d}" + (f":{rest % 60:02d}" if rest % 60 else "")
 
 
 @pytest.mark.parametrize("name, read", [
-    ("numbers", lambda text: [str(n.value) for n in values.numbers_in(text)]),
-    ("day_numbers", lambda text: [str(n.value) for n in values.numbers_in(text)]),
-    ("clocks", lambda text: [show_clock(c) for c in values.clocks_in(text)]),
-    ("durations", lambda text: [int(d) for d in values.durations_in(text)]),
-    ("years", values.years_in),
-    ("dates", lambda text: [sorted(d.isoformat() for d in found.readings) for found in values.calendar_dates_in(text)]),
-    ("lists", lambda text: [list(items) for items in values.lists_in(text)]),
+    ("numbers", lambda text: [str(n.value) for n in numbers.numbers_in(text)]),
+    ("day_numbers", lambda text: [str(n.value) for n in numbers.numbers_in(text)]),
+    ("clocks", lambda text: [show_clock(c) for c in kinds.clocks_in(text)]),
+    ("durations", lambda text: [int(d) for d in kinds.durations_in(text)]),
+    ("years", kinds.years_in),
+    ("dates", lambda text: [sorted(d.isoformat() for d in found.readings) for found in kinds.calendar_dates_in(text)]),
+    ("lists", lambda text: [list(items) for items in kinds.lists_in(text)]),
 ])
 def test_each_value_reader(name, read):
     expected_field = {"numbers": "values", "day_numbers": "values", "clocks": "values", "durations": "seconds",
@@ -223,8 +226,8 @@ def test_each_value_reader(name, read):
 ])
 def test_a_time_without_am_pm_is_undecided_only_against_a_reference_whose_half_of_the_day_is_known(
         candidate, reference, equal):
-    [found], [gold] = values.clocks_in(candidate), values.clocks_in(reference)
-    assert values.clock_matches(found, gold) is equal
+    [found], [gold] = kinds.clocks_in(candidate), kinds.clocks_in(reference)
+    assert clock.clock_matches(found, gold) is equal
 
 
 @pytest.mark.parametrize("candidate, reference, equal", [
@@ -235,13 +238,13 @@ def test_a_time_without_am_pm_is_undecided_only_against_a_reference_whose_half_o
 ])
 def test_a_decimal_is_equal_exactly_and_undecided_when_more_precise_and_rounding_to_the_reference(
         candidate, reference, equal):
-    [found], [gold] = values.numbers_in(candidate), values.numbers_in(reference)
-    assert values.number_matches(found, gold) is equal
+    [found], [gold] = numbers.numbers_in(candidate), numbers.numbers_in(reference)
+    assert number.number_matches(found, gold) is equal
 
 
 @pytest.mark.parametrize("case", VALUE_CASES["other_kinds"], ids=ids(VALUE_CASES["other_kinds"]))
 def test_a_value_of_another_kind_could_state_the_reference_only_in_part(case):
-    kind = values.kind_for(case["reference"], case["format"])
+    kind = kinds.kind_for(case["reference"], case["format"])
     [gold] = kind.read(case["reference"])
     [other] = [other for other in kind.others if other.kind.name == case["other"]]
     assert [other.could_state(value, gold) for value in other.kind.read(case["text"])] == case["could_state"]
@@ -252,7 +255,7 @@ def test_a_value_of_another_kind_could_state_the_reference_only_in_part(case):
     (r"\frac{5}{16}", "latex"), ('["Lily", "Joe", "Dan"]', "list"),
 ])
 def test_free_text_years_durations_latex_and_lists_of_names_are_never_compared_across_kinds(reference, fmt):
-    assert values.kind_for(reference, fmt).others == ()
+    assert kinds.kind_for(reference, fmt).others == ()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c['format']}-{i}" for i, c in enumerate(CASES)])
@@ -327,7 +330,11 @@ def test_infer_format(reference, fmt):
     assert infer_format(reference) == fmt
 
 
-@pytest.mark.parametrize("module", ["_extract", "_values", "_cascade", "_llm"])
+@pytest.mark.parametrize("module", [
+    "_extract", "_span_value", "_reconcile", "_deterministic", "_form_as_asked", "_types", "_cascade", "_llm",
+    "_kinds._kind", "_kinds._registry", "_kinds._number", "_kinds._clock", "_kinds._duration", "_kinds._year",
+    "_kinds._calendar_date", "_kinds._latex_expression", "_kinds._lists", "_kinds._tot_record",
+])
 def test_the_docstring_examples_hold(module):
     result = doctest.testmod(importlib.import_module(f"stad_utils.judge.{module}"))
     assert result.attempted > 0 and result.failed == 0

@@ -12,10 +12,11 @@ import pytest
 from helpers import FIXTURES
 
 from stad_utils.judge import JudgeItem, judge_answers
-from stad_utils.judge import _cascade as cascade
 from stad_utils.judge import _extract as reader
 from stad_utils.judge import _latex as latex
+from stad_utils.judge import _math_verify_stage as math_verify_stage
 from stad_utils.judge import _numbers as numbers
+from stad_utils.judge import _span_value as span_value
 
 TABLES = json.loads((FIXTURES / "judge_math_readers.json").read_text(encoding="utf-8"))
 
@@ -62,7 +63,7 @@ def test_several_solutions_written_as_equations_are_compared_as_a_set(reply):
 
 
 def test_an_equation_is_cut_only_at_its_own_equals_sign_never_inside_a_subscript():
-    assert cascade._result_part(r"F_n=\sum_{k=0}^{n-1} F_k") == (r"\sum_{k=0}^{n-1} F_k", True)
+    assert span_value._result_part(r"F_n=\sum_{k=0}^{n-1} F_k") == (r"\sum_{k=0}^{n-1} F_k", True)
     assert judge_one(r"So $\boxed{F_n=\sum_{k=0}^{n-1} F_k}$.", "0", "number").outcome != "wrong"
 
 
@@ -106,13 +107,13 @@ def test_several_boxes_side_by_side_are_one_answer_of_several_solutions():
 
 def spans_sent_to_math_verify(monkeypatch, reply, reference, answer_format):
     sent = []
-    real = cascade.compare_math_verify
+    real = math_verify_stage.compare_math_verify
 
     def recording(span, gold):
         sent.append(span)
         return real(span, gold)
 
-    monkeypatch.setattr(cascade, "compare_math_verify", recording)
+    monkeypatch.setattr(math_verify_stage, "compare_math_verify", recording)
     return judge_one(reply, reference, answer_format), sent
 
 
@@ -145,15 +146,15 @@ def test_could_be_inside_a_restated_noun_phrase_is_no_hedge():
 # ---------------------------------------------------------------- math-verify is heard before a definite wrong
 
 def test_a_reader_wrong_that_math_verify_calls_equal_is_undecided(monkeypatch):
-    monkeypatch.setattr(cascade, "compare_math_verify", lambda span, gold: True)
+    monkeypatch.setattr(math_verify_stage, "compare_math_verify", lambda span, gold: True)
     assert judge_one(r"The answer is $\boxed{\frac{3}{4}}$.", "0.5", "number").outcome == "undecided"
-    monkeypatch.setattr(cascade, "compare_math_verify", lambda span, gold: False)
+    monkeypatch.setattr(math_verify_stage, "compare_math_verify", lambda span, gold: False)
     assert judge_one(r"The answer is $\boxed{\frac{3}{4}}$.", "0.5", "number").outcome == "wrong"
 
 
 def test_a_plain_number_against_a_latex_number_is_wrong_only_when_math_verify_agrees(monkeypatch):
     assert judge_one("The probability is 1/100.", r"\frac{5}{16}", "latex").outcome == "wrong"
-    monkeypatch.setattr(cascade, "compare_math_verify", lambda span, gold: None)
+    monkeypatch.setattr(math_verify_stage, "compare_math_verify", lambda span, gold: None)
     assert judge_one("The probability is 1/100.", r"\frac{5}{16}", "latex").outcome == "undecided"
 
 

@@ -10,8 +10,9 @@ import pytest
 from helpers import FIXTURES
 
 from stad_utils.judge import JudgeItem, judge_answers
+from stad_utils.judge import _kinds as kinds
 from stad_utils.judge import _numbers as numbers
-from stad_utils.judge import _values as values
+from stad_utils.judge._kinds import _clock as clock
 
 TABLES = json.loads((FIXTURES / "judge_number_readers.json").read_text(encoding="utf-8"))
 
@@ -36,14 +37,14 @@ def test_each_number_reader_on_its_real_cases(name, reader):
 
 def test_durations_are_read_whole_with_thousands_separators():
     for case in TABLES["duration_parts"]:
-        assert [int(seconds) for seconds in values.durations_in(case["text"])] == case["seconds"], case
+        assert [int(seconds) for seconds in kinds.durations_in(case["text"])] == case["seconds"], case
 
 
 def test_a_zero_padded_hour_is_24_hour_only_in_a_reply_that_writes_the_24_hour_clock():
     for case in TABLES["clocks_24_hour"]:
-        twenty_four_hour = values.writes_the_24_hour_clock(case["text"])
+        twenty_four_hour = clock.writes_the_24_hour_clock(case["text"])
         assert twenty_four_hour is case["twenty_four_hour"], case
-        assert [c.unambiguous for c in values.clocks_in(case["text"], twenty_four_hour)] == case["unambiguous"], case
+        assert [c.unambiguous for c in kinds.clocks_in(case["text"], twenty_four_hour)] == case["unambiguous"], case
 
 
 # ---------------------------------------------------------------- what the readers change in verdicts
