@@ -11,7 +11,15 @@ diagnosis find a planted weakness). Every quantity is defined in `stad_utils.def
 from __future__ import annotations
 
 from ..definitions import BOOTSTRAP_MIN_TASKS, MIN_SUPPORT, UNRESOLVED
-from ._claims import CompositionGap, composition_gap, diagnose, flag_weak_skills, weak_skill_tests
+from ._claims import (
+    CompositionGap,
+    accuracy_by_place,
+    composition_gap,
+    context_tests,
+    diagnose,
+    flag_weak_skills,
+    weak_skill_tests,
+)
 from ._compare import (
     PAIR_GAP_REFUSAL,
     ComparisonTables,
@@ -28,7 +36,7 @@ from ._frames import (
     OutcomeFrames,
     answer_frame,
     as_frames,
-    isolated_answers,
+    isolated_steps,
     outcome_frame,
     policy_of,
     step_frame,
@@ -50,13 +58,16 @@ from ._schema import (
     SCHEMA_VERSION,
     SCHEMAS,
     Comparison,
+    ContextTest,
     Diagnosis,
     Estimate,
     Funnel,
     ModelSummary,
     NamedEstimate,
     PairComparison,
+    PlaceAccuracy,
     RunSummary,
+    TestedSkill,
     Undetermined,
     json_schema,
 )
@@ -106,6 +117,8 @@ from ._wording import (
 )
 
 __all__ = [
+    "ContextTest", "PlaceAccuracy", "TestedSkill",
+    "accuracy_by_place", "context_tests",
     "PenaltyFit", "Recovery",
     "ComparisonTables", "comparison_tables",
     "CompositionGap", "ModelMeasures", "OutcomeFrames", "RunAnalysis", "analyze_run", "as_frames", "measure",
@@ -115,7 +128,7 @@ __all__ = [
     "SCHEMAS", "SCHEMA_VERSION", "UNRESOLVED", "Undetermined", "accuracy_scaffolded", "accuracy_statement",
     "answer_frame", "bottleneck_attribution", "compare_pair", "compare_run", "composition_comparison",
     "composition_gap", "diagnose", "diagnosis_block", "difference_words", "estimate_composition_penalty",
-    "flag_weak_skills", "funnel_words", "help_from_content", "isolated_answers", "json_schema", "k_order",
+    "flag_weak_skills", "funnel_words", "help_from_content", "isolated_steps", "json_schema", "k_order",
     "k_shares", "k_stability", "minimal_detectable_difference", "outcome_frame", "p_text", "p_words",
     "pair_composition_gaps", "paired_bootstrap", "paired_difference_interval", "paired_levels", "paired_test",
     "percent_text", "points", "policy_of", "possible_leakage", "power_curve", "power_table", "profile_matrices",

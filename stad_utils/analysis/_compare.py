@@ -471,7 +471,8 @@ class ComparisonTables:
 def comparison_tables(items: Sequence[Outcome], *, max_shown: int = 12, pair_max_shown: int = 4,
                       frames: ModelFrames | None = None) -> ComparisonTables:
     """The `ComparisonTables` of ``items``: skills beyond the ``max_shown`` most frequent folded
-    (``pair_max_shown`` for the pairs of last steps, whose grid grows with the square)."""
+    (``pair_max_shown`` for the pairs of last steps, whose grid grows with the square).
+    """
     frames = frames or ModelFrames(items)
     skills = [skill for o in items for skill in o.skills]
     folding = fold_rare_skills(skills, max_shown=max_shown)

@@ -4,7 +4,7 @@ Owns: the ladder policy of a set of outcomes (`policy_of`), the outcome, answer 
 frames (`outcome_frame`, `answer_frame`, `step_frame`) and per-task rates over samples
 (`task_rates`), a set of outcomes with its frames built once (`OutcomeFrames`; every measure
 takes one, or the outcomes themselves), each model's `OutcomeFrames` (`ModelFrames`), the
-distinct isolated questions (`isolated_answers`) and the (whole, every step alone) pair of one
+distinct isolated questions with their places (`isolated_steps`) and the (whole, every step alone) pair of one
 outcome (`whole_and_alone`). What a value of k means is `stad_utils.method`'s (`k_category`,
 `needs_step`, `help_needed`). No statistic and no sentence.
 """
@@ -227,18 +227,29 @@ class ModelFrames:
         return self._computed[function, model]
 
 
-def isolated_answers(items: Sequence[Outcome], ladders: Sequence[Ladder] = ()) -> pd.DataFrame:
-    """One row per distinct decided isolated question and sample: ``skill``, ``right`` (0/1).
+def isolated_steps(items: Sequence[Outcome], ladders: Sequence[Ladder] = ()) -> pd.DataFrame:
+    """One row per distinct decided isolated question and sample: ``task_id``, ``skill``, ``step`` (its
+    position i, 1 = first), ``n_steps`` (its task's K) and ``right`` (0/1): what the skill and
+    context tests read.
 
-    With ``ladders``, a question is its text (asked in several tasks, it keeps the answer of its
-    first occurrence); without, it is (task, step).
+    With ``ladders``, a question is its text (asked in several tasks, it keeps its first
+    occurrence, with that task's position and length); without, it is (task, step).
+
+    Examples
+    --------
+    >>> o = Outcome(task_id="t", model="m", source="s", n_steps=2, skills=["a", "b"], curve=[True, True],
+    ...             isolated=[True, None], k=0, non_monotonic=False, n_errors=0)
+    >>> isolated_steps([o]).to_dict(orient="records")
+    [{'task_id': 't', 'skill': 'a', 'step': 1, 'n_steps': 2, 'right': 1}]
     """
     questions = {(ladder.task_id, step): text for ladder in ladders
                  for step, text in enumerate(ladder.isolated, start=1)}
-    rows = [(questions.get((o.task_id, step), (o.task_id, step)), o.sample, skill, int(alone)) for o in items
-            for step, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1) if alone is not None]
-    answers = pd.DataFrame(rows, columns=["question", "sample", "skill", "right"])
-    return answers.drop_duplicates(["question", "sample"])[["skill", "right"]].reset_index(drop=True)
+    rows = [(questions.get((o.task_id, step), (o.task_id, step)), o.sample, o.task_id, skill, step, o.n_steps,
+             int(alone))
+            for o in items for step, (skill, alone) in enumerate(zip(o.skills, o.isolated), start=1)
+            if alone is not None]
+    frame = pd.DataFrame(rows, columns=["question", "sample", "task_id", "skill", "step", "n_steps", "right"])
+    return frame.drop_duplicates(["question", "sample"]).drop(columns=["question", "sample"]).reset_index(drop=True)
 
 
 def whole_and_alone(outcome: Outcome) -> tuple[bool, bool] | None:

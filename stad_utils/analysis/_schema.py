@@ -12,6 +12,12 @@ and is listed here. The JSON Schemas in ``docs/schemas/`` are exported from thes
 
 Version history
     1: the content of both files as it was when they were first described here.
+    2: ``summary.json``'s diagnosis compares a skill like with like (with the steps standing at the
+    same position in tasks of the same length: ``neighbours_accuracy``, ``comparable_accuracy``
+    and ``effect`` of each tested skill), names the skills it cannot tell from their place
+    (``inseparable``) and those weaker overall but not than their neighbours (``unconfirmed``),
+    and tests the context (``context``: isolated accuracy by position and by task length); the
+    family's size is ``family_size``. A version-1 file reads with these empty.
 
 Fields a file lacks are not written back (`Record.as_dict` leaves out what was never set), so a
 file read and written again is unchanged. Model and skill names are keys of dictionaries, so a
@@ -28,7 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 from typing_extensions import Self
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of ``summary.json`` and ``comparison.json`` this code writes."""
 
 Count = int | float  # a number of units: whole, or fractional when each task weighs 1 over its samples
@@ -157,23 +163,57 @@ class KStability(Record):
 
 
 class SkillEvidence(Record):
-    """Why a skill is called weak: its isolated accuracy against the other skills', and the adjusted p."""
+    """Why a skill is called weak: its accuracy asked alone against the other steps standing where its
+    steps stand (``comparable_accuracy`` vs ``neighbours_accuracy``), their difference ``effect`` and the
+    adjusted p; ``isolated_accuracy`` and ``others_accuracy`` are all its steps against all other steps.
+    """
 
     skill: str
     isolated_accuracy: Estimate
     others_accuracy: Estimate
     effect: float
     p_adjusted: float
+    comparable_accuracy: Estimate | None = None  # version 2 on
+    neighbours_accuracy: Estimate | None = None  # version 2 on
 
 
 class TestedSkill(Record):
-    """One skill the diagnosis tested: its isolated accuracy against the other skills', and whether it is named."""
+    """One skill the diagnosis tested: its accuracy asked alone against the other steps standing where its
+    steps stand, and whether it is named (``weak``), inseparable from its place or unconfirmed.
+    """
 
     skill: str
     isolated_accuracy: Estimate
     others_accuracy: Estimate
     p_adjusted: float
     weak: bool
+    comparable_accuracy: Estimate | None = None  # version 2 on: its steps that share a place with another skill's
+    neighbours_accuracy: Estimate | None = None  # version 2 on: the other steps at those places, weighted alike
+    effect: float | None = None  # version 2 on: neighbours − comparable accuracy (positive = weaker)
+    standing: Literal["weak", "inseparable", "unconfirmed", "not weak"] | None = None  # version 2 on
+
+
+class PlaceAccuracy(Estimate):
+    """Accuracy asked alone of the steps at one position (or of the steps of tasks of one length)."""
+
+    place: int
+
+
+class ContextTest(Record):
+    """Does accuracy asked alone fall with a step's position, or with its task's length, whatever its skill?
+
+    A stratified Cochran–Armitage trend test (`stad_utils.analysis.context_tests`): position within
+    (skill, task length), length within (skill, position); ``slope`` is the change of accuracy per
+    later position (or extra step) within those strata, ``informative`` the steps that carry
+    information, ``claimed`` whether the report says so; ``by_place`` is the figure's evidence.
+    """
+
+    context: Literal["position", "length"]
+    slope: float | None
+    informative: int
+    p_adjusted: float
+    claimed: bool
+    by_place: list[PlaceAccuracy]
 
 
 class Diagnosis(Record):
@@ -190,7 +230,11 @@ class Diagnosis(Record):
     alpha: float
     skills_tested: int
     smallest_detectable_effect: float | None
-    headline: str = ""  # `stad_utils.analysis._wording.headline`
+    inseparable: list[str] = []  # version 2 on: weaker overall, but never standing where another skill does
+    unconfirmed: list[str] = []  # version 2 on: weaker overall, not shown weaker than its neighbours
+    context: list[ContextTest] = []  # version 2 on
+    family_size: int | None = None  # version 2 on: the tests Holm's correction runs over
+    headline: str = ""  # `stad_utils.analysis.headline`
 
 
 class TruncationRow(Record):

@@ -3,10 +3,13 @@
 Owns: Wilson score intervals of shares (`share_estimates`), the two-stage paired bootstrap
 (`paired_bootstrap`), Newcombe's score interval of a paired difference
 (`paired_difference_interval`), McNemar's exact test (`mcnemar_exact`), the paired test of
-per-task differences (`paired_test`), Fisher's exact test (`fisher_less`), Holm's step-down
-adjustment (`holm`), and the one power solver (`smallest_detectable`) behind the smallest
-detectable deficit of a skill and the minimal detectable difference of two models. Nothing here
-knows of outcomes or sentences.
+per-task differences (`paired_test`), Fisher's exact test (`fisher_less`), its exact stratified
+form (`stratified_exact_less`: Zelen's test of a common odds ratio, the exact one-sided
+Cochran–Mantel–Haenszel test), the task-shuffle test of a skill against the steps standing
+where its steps stand (`task_shuffle_less`), the stratified Cochran–Armitage trend test
+(`stratified_trend`), Holm's step-down adjustment (`holm`), and the one power solver
+(`smallest_detectable`) behind the smallest detectable deficit of a skill and the minimal
+detectable difference of two models. Nothing here knows of outcomes or sentences.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 from scipy.optimize import brentq
+from scipy.special import gammaln
 from scipy.stats import binomtest, hypergeom, norm, wilcoxon
 from statsmodels.stats.proportion import proportion_confint
 
@@ -316,3 +320,180 @@ def paired_test(differences: np.ndarray, single_sample: bool) -> tuple[str, floa
     if single_sample:
         return "McNemar exact", mcnemar_exact(a_better, b_better)
     return "Wilcoxon signed-rank", float(wilcoxon(differences[differences != 0]).pvalue)
+
+
+# ------------------------------------------------------------------------------------------ like with like
+
+SHUFFLES = 10_000
+"""Task shuffles of `task_shuffle_less` in a report: p ≥ 1/10,001, below α/m for families of up to ~500 tests."""
+
+MAX_STEPS = 6
+"""The most steps a task has (the method's K ≤ 6): the width of `task_shuffle_less`'s matrices."""
+
+
+def _log_choose(n: np.ndarray, k: np.ndarray) -> np.ndarray:
+    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+
+
+def stratified_exact_less(right: np.ndarray, asked: np.ndarray, stratum_right: np.ndarray,
+                          stratum_asked: np.ndarray) -> tuple[float, float]:
+    """(p, min_p) of the one-sided exact stratified test that a skill's steps are right less often.
+
+    Strata h (a position in tasks of one length); within stratum h, given its margins, the number
+    X_h of the skill's steps answered right is hypergeometric, and T = Σ_h X_h has the convolution
+    of those laws (Zelen's exact test of a common odds ratio of 1: the one-sided exact
+    Cochran–Mantel–Haenszel test; Fisher's exact test with one stratum). Steps are taken as
+    independent, which a per-task difficulty breaks: `task_shuffle_less` is the claimed test,
+    this one measures what the strata allow (``min_p``: 1 for a skill that shares no stratum
+    with another skill's step).
+
+    Parameters
+    ----------
+    right, asked : ndarray
+        Per stratum, the skill's right and asked steps (X_h and n_sh).
+    stratum_right, stratum_asked : ndarray
+        Per stratum, all steps' right and asked (R_h and N_h), the skill's included.
+
+    Returns
+    -------
+    p : float
+        P(T ≤ t_obs) under the convolution of the strata's hypergeometric laws.
+    min_p : float
+        P(T = smallest attainable T): the smallest p-value these margins allow.
+
+    Examples
+    --------
+    >>> from scipy.stats import fisher_exact  # one stratum: Fisher's exact test
+    >>> p, _ = stratified_exact_less(np.array([6]), np.array([12]), np.array([256]), np.array([277]))
+    >>> bool(abs(p - fisher_exact([[6, 6], [250, 15]], "less").pvalue) < 1e-12)
+    True
+    >>> stratified_exact_less(np.array([3, 0]), np.array([5, 0]), np.array([3, 9]), np.array([5, 10]))
+    (1.0, 1.0)
+    """
+    right, asked = np.asarray(right, dtype=float), np.asarray(asked, dtype=float)
+    total_right, total = np.asarray(stratum_right, dtype=float), np.asarray(stratum_asked, dtype=float)
+    low = np.maximum(0.0, total_right - (total - asked))
+    high = np.minimum(asked, total_right)
+    random = (asked > 0) & (asked < total) & (high > low)  # the other strata are point masses
+    if not random.any():
+        return 1.0, 1.0
+    distribution = np.ones(1)
+    for n, r, m, k_low, k_high in zip(total[random], total_right[random], asked[random], low[random], high[random]):
+        k = np.arange(k_low, k_high + 1)
+        log_pmf = _log_choose(r, k) + _log_choose(n - r, m - k) - _log_choose(n, m)
+        distribution = np.convolve(distribution, np.exp(log_pmf))
+    observed = int(round((right[random] - low[random]).sum()))  # T − its smallest attainable value
+    return float(min(distribution[:observed + 1].sum(), 1.0)), float(distribution[0])
+
+
+def task_shuffle_less(answers: np.ndarray, codes: np.ndarray, n_steps: np.ndarray, n_skills: int, *,
+                      n_permutations: int = SHUFFLES, rng: np.random.Generator,
+                      chunk: int = 250) -> np.ndarray:
+    """One-sided Monte Carlo p per skill code 0 … ``n_skills`` − 1: is the skill right less often than the
+    other steps standing where its steps stand (the same position in tasks of the same length)?
+
+    Statistic: D_s = Σ over the steps of s of (y − m_(i,K)), y a step's answer and m_(i,K) the mean
+    answer at position i over the tasks of length K (an unanswered step adds 0). Under the null
+    "a step of s is right as often as any other step at the same (i, K)", and tasks being
+    independent, the answer vectors of tasks of equal length are exchangeable whatever the
+    position effects, the length effects and each task's difficulty: shuffling whole answer
+    vectors among tasks of equal K (each answer kept at its position, the skills where they are)
+    gives the reference law, and p = (1 + #{D*_s ≤ D_s}) / (1 + B). The shuffle keeps every
+    dependence between the steps of one task, so hard tasks whose steps fail together cannot
+    make a skill look weak; a length with one task, or a position every step of which has
+    skill s, leaves D_s unchanged: no evidence, never an error.
+
+    Parameters
+    ----------
+    answers : ndarray
+        Tasks × 6: each step's answer (share right over samples), NaN when unanswered or past K.
+    codes : ndarray
+        Tasks × 6: each step's skill code, −1 for a step of an untested skill or past K (such steps
+        are shuffled with the rest but counted for no skill).
+    n_steps : ndarray
+        K per task: tasks are shuffled among those of equal K.
+    n_skills : int
+        The number of skill codes.
+    n_permutations : int
+        B, the number of shuffles.
+    rng : numpy.random.Generator
+        The shuffles' random stream.
+    chunk : int
+        Shuffles drawn at once (memory: chunk × tasks × 6 floats).
+
+    Returns
+    -------
+    ndarray
+        p per skill code, in [1/(B + 1), 1].
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> codes = np.tile([0, 1, 2, -1, -1, -1], (200, 1)); n_steps = np.full(200, 3)
+    >>> codes[:100, :3] = [1, 2, 0]  # half the tasks hold the skills in another order
+    >>> chance = np.where(codes == 2, 0.6, 0.9)
+    >>> answers = np.where(np.arange(6) < 3, (rng.random((200, 6)) < chance).astype(float), np.nan)
+    >>> p = task_shuffle_less(answers, codes, n_steps, 3, n_permutations=999, rng=rng)
+    >>> bool(p[2] < 0.01), bool(p[0] > 0.05)
+    (True, True)
+    """
+    observed = np.zeros(n_skills)
+    blocks = []  # per length K: (centred answers of its tasks, tasks × K; their skill codes, 0 for none)
+    for k in np.unique(n_steps):
+        rows = np.flatnonzero(n_steps == k)
+        block = answers[rows, :k]
+        answered = ~np.isnan(block)
+        mean = np.where(answered, block, 0.0).sum(axis=0) / np.maximum(answered.sum(axis=0), 1)
+        centred = np.where(answered, block - mean, 0.0)
+        counted = codes[rows, :k] >= 0
+        shifted = np.where(counted, codes[rows, :k] + 1, 0).ravel()  # 0: counted for no skill
+        observed += np.bincount(shifted, np.where(counted, centred, 0.0).ravel(), minlength=n_skills + 1)[1:]
+        blocks.append((centred, shifted))
+    exceed = np.zeros(n_skills)
+    for start in range(0, n_permutations, chunk):
+        size = min(chunk, n_permutations - start)
+        shuffled = np.zeros(size * (n_skills + 1))
+        for centred, shifted in blocks:
+            order = np.argsort(rng.random((size, len(centred))), axis=1)
+            index = (np.arange(size)[:, None] * (n_skills + 1) + shifted[None, :]).ravel()
+            shuffled += np.bincount(index, centred[order].ravel(), minlength=size * (n_skills + 1))
+        exceed += (shuffled.reshape(size, n_skills + 1)[:, 1:] <= observed + 1e-9).sum(axis=0)
+    return (1 + exceed) / (1 + n_permutations)
+
+
+def stratified_trend(score: np.ndarray, right: np.ndarray, stratum: np.ndarray) -> tuple[float, float, int]:
+    """(slope, z, informative steps) of the stratified Cochran–Armitage trend of ``right`` on ``score``.
+
+    Mantel's extension with the permutation variance: within stratum h (N_h steps, R_h right,
+    scores x), T_h = Σ x·y has mean R_h·x̄_h and variance R_h(N_h − R_h)/(N_h(N_h − 1))·Σ(x − x̄_h)²
+    under exchangeable answers; z = Σ_h (T_h − E T_h)/√(Σ_h Var T_h), and Φ(z) is the one-sided p
+    that accuracy falls with the score.
+
+    The slope is the pooled within-stratum least-squares slope of accuracy on the score
+    (Σ_h Σ (x − x̄_h)(y − ȳ_h) / Σ_h Σ (x − x̄_h)²; NaN when no stratum has two scores); z uses
+    the permutation variance given each stratum's right count (see the module docstring) and is
+    0 without information. Informative steps lie in strata with two scores and both answers.
+
+    Examples
+    --------
+    >>> score, right = np.array([1, 1, 2, 2, 1, 2]), np.array([1, 1, 1, 0, 1, 0])
+    >>> stratum = np.array([0, 0, 0, 0, 1, 1])
+    >>> slope, z, informative = stratified_trend(score, right, stratum)
+    >>> round(slope, 3), round(z, 3), informative
+    (-0.667, -1.414, 6)
+    """
+    score, right = np.asarray(score, dtype=float), np.asarray(right, dtype=float)
+    stratum = np.unique(np.asarray(stratum), return_inverse=True)[1]
+    n = np.bincount(stratum).astype(float)
+    r = np.bincount(stratum, right)
+    sx, sxx, sxy = np.bincount(stratum, score), np.bincount(stratum, score ** 2), np.bincount(stratum, score * right)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        spread = np.where(n > 0, sxx - sx ** 2 / n, 0.0)
+        deviation = sxy - r * sx / n
+        variance = np.where(n > 1, r * (n - r) / (n * (n - 1)) * spread, 0.0)
+    spread = np.clip(spread, 0.0, None)  # rounding of Σx² − (Σx)²/N
+    slope = float(deviation.sum() / spread.sum()) if spread.sum() > 1e-9 else float("nan")
+    total_variance = variance.sum()
+    z = float(deviation.sum() / np.sqrt(total_variance)) if total_variance > 1e-9 else 0.0
+    informative = int(n[(variance > 1e-9)].sum())
+    return slope, z, informative

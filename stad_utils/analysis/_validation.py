@@ -118,7 +118,8 @@ def _log_likelihood(penalty: float, links: np.ndarray, solved: np.ndarray) -> fl
 @dataclass(frozen=True)
 class PenaltyFit:
     """The composition penalty estimated from outcomes: the maximum-likelihood ``estimate``, its
-    likelihood-ratio interval ``low``–``high`` and the ``n`` chain items behind it (NaN without any)."""
+    likelihood-ratio interval ``low``–``high`` and the ``n`` chain items behind it (NaN without any).
+    """
 
     estimate: float
     low: float

@@ -122,9 +122,51 @@ def p_words(p: float) -> str:
 
 
 def _skill_words(evidence: SkillEvidence) -> str:
-    return (f"'{evidence.skill}' (asked alone, right in {share_words(evidence.isolated_accuracy)} against "
-            f"{share_words(evidence.others_accuracy)} for the other skills; Holm-adjusted "
-            f"{p_words(evidence.p_adjusted)})")
+    if evidence.comparable_accuracy is None or evidence.neighbours_accuracy is None:  # a version-1 file
+        return (f"'{evidence.skill}' (asked alone, right in {share_words(evidence.isolated_accuracy)} against "
+                f"{share_words(evidence.others_accuracy)} for the other skills; Holm-adjusted "
+                f"{p_words(evidence.p_adjusted)})")
+    return (f"'{evidence.skill}' (asked alone, right in {share_words(evidence.comparable_accuracy)} against "
+            f"{share_words(evidence.neighbours_accuracy)} for the other steps at the same positions in tasks of the "
+            f"same length; Holm-adjusted {p_words(evidence.p_adjusted)})")
+
+
+CONTEXT_WORDS = {"position": ("Steps late in a task are answered wrong more often, whatever their skill",
+                              "per later position"),
+                 "length": ("Steps of longer tasks are answered wrong more often, whatever their skill",
+                            "per extra step of the task")}
+"""Each context claim's sentence, and the unit of its slope."""
+
+
+def context_sentences(diagnosis: Diagnosis) -> list[str]:
+    """The sentences of the context claims and of the skills the diagnosis cannot tell from their place.
+
+    Examples
+    --------
+    >>> from stad_utils.analysis import ContextTest
+    >>> diagnosis = Diagnosis(weak_skills=[], weak_skill_evidence=[], composition_failure=False,
+    ...                       composition_effect=None, composition_p_adjusted=None, test="t", correction="c",
+    ...                       alpha=0.05, skills_tested=3, smallest_detectable_effect=None, inseparable=["average"],
+    ...                       context=[ContextTest(context="position", slope=-0.04, informative=900,
+    ...                                            p_adjusted=0.001, claimed=True, by_place=[])])
+    >>> print("\n".join(context_sentences(diagnosis)))  # doctest: +NORMALIZE_WHITESPACE
+    Steps late in a task are answered wrong more often, whatever their skill (accuracy asked alone falls by 4 points
+    per later position, within skill and task length; Holm-adjusted p = 0.001).
+    'average' is answered wrong more often than the other steps, but its steps seldom stand where another skill's
+    do: these tasks cannot tell a weak 'average' from a hard place in its tasks, so neither is named.
+    """
+    sentences = []
+    for test in diagnosis.context:
+        if test.claimed:
+            claim, unit = CONTEXT_WORDS[test.context]
+            within = "skill and task length" if test.context == "position" else "skill and position"
+            sentences.append(f"{claim} (accuracy asked alone falls by {-100 * (test.slope or 0):.0f} points {unit}, "
+                             f"within {within}; Holm-adjusted {p_words(test.p_adjusted)}).")
+    for skill in diagnosis.inseparable:
+        sentences.append(f"'{skill}' is answered wrong more often than the other steps, but its steps seldom stand "
+                         f"where another skill's do: these tasks cannot tell a weak '{skill}' from a hard place in "
+                         "its tasks, so neither is named.")
+    return sentences
 
 
 def composition_words(effect: NamedEstimate) -> str:
@@ -133,15 +175,21 @@ def composition_words(effect: NamedEstimate) -> str:
 
 
 def headline(diagnosis: Diagnosis) -> str:
-    """One sentence from a ``diagnosis`` block: where the model's reasoning breaks, each number with
-    its interval and n, or that no test found a weakness and what the sample could have detected.
+    """The sentences of a ``diagnosis`` block: where the model's reasoning breaks, each number with its
+    interval and n, or that no test found a weakness and what the sample could have detected; then
+    what the context claims (`context_sentences`).
     """
+    return " ".join([_main_sentence(diagnosis), *context_sentences(diagnosis)])
+
+
+def _main_sentence(diagnosis: Diagnosis) -> str:
+    """The headline's first sentence: the weak skills and the failure to chain, or what no test found."""
     weak, evidence, effect = diagnosis.weak_skills, diagnosis.weak_skill_evidence, diagnosis.composition_effect
     chaining = ""
     if diagnosis.composition_failure:
         p_adjusted = diagnosis.composition_p_adjusted
         assert effect is not None and p_adjusted is not None  # a composition failure is a gap tested (claims)
-        chaining = ("it fails to chain steps it can do alone: whole tasks are solved less often than its steps "
+        chaining = ("it fails to chain steps it can do alone, solving whole tasks less often than their steps "
                     f"alone ({composition_words(effect)}, Holm-adjusted {p_words(p_adjusted)})")
     if weak:
         named = "; ".join(_skill_words(e) for e in evidence)
@@ -151,8 +199,9 @@ def headline(diagnosis: Diagnosis) -> str:
     tested = diagnosis.skills_tested
     reach = diagnosis.smallest_detectable_effect
     nothing = (f"no skill stands out ({tested} skill{'' if tested == 1 else 's'} tested"
-               + (f"; this sample detects only a deficit of about {reach * 100:.0f} points or more, for the most-asked "
-                  "skill" if reach else "; too few answers to detect any deficit") + ")") if tested else \
+               + (f"; this sample detects only a deficit of about {reach * 100:.0f} points or more against its "
+                  "neighbours, for the skill with the most comparable steps" if reach
+                  else "; too few answers to detect any deficit") + ")") if tested else \
         f"no skill has {MIN_SUPPORT} answered isolated questions, so none is tested"
     if chaining:
         return f"Its reasoning breaks when chaining: {chaining}; {nothing}."
@@ -184,6 +233,9 @@ def weakness_profile(summary: ModelSummary) -> str:
     parts = [summary.diagnosis.headline,
              f"As asked, the model solves {share_words(asked)} of the tasks it answered; with scaffolding, "
              f"{share_words(summary.accuracy_scaffolded)} of the tasks where that is decided."]
+    for skill in summary.diagnosis.unconfirmed:
+        parts.append(f"'{skill}' is answered wrong more often than all other steps pooled, but not than the steps "
+                     "standing where its steps stand: its harder places explain it, and no weakness is claimed.")
     if summary.undetermined.total:
         parts.append(f"k is based on the others: {undetermined_words(summary.undetermined)}.")
     parts += summary.notes

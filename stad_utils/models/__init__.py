@@ -17,7 +17,7 @@ from ._client import TRACE_PROBE, TRACE_PROBE_TOKENS, EndpointUnavailable, Model
 from ._endpoint import EndpointConfig, endpoint_config
 from ._extras import INSTALL_HINTS, MissingExtra, require
 from ._monitor import ErrorBudgetExceeded, ProgressLog, check_error_budget, follow
-from ._planted import Simulation
+from ._planted import Simulation, step_chance, task_z
 from ._replies import ChatResult, from_cache, read_completion, storable
 from ._serving import open_client
 from ._simulated import SimulatedTarget, expected_accuracy, matching_penalty, record_name
@@ -50,6 +50,7 @@ from .embedded import (
 )
 
 __all__ = [
+    "step_chance", "task_z",
     "ChatResult", "EmbeddedModelBroken", "EmbeddedServerDied", "EndpointConfig", "EndpointUnavailable",
     "ErrorBudgetExceeded", "Failure", "INSTALL_HINTS", "LLAMA_CPP_VERSION", "MicroBatcher", "MissingExtra",
     "ModelClient", "PORTABLE_X86_64_FLAGS", "ProgressLog", "RAN_OUT_WHILE_REASONING", "ResponseCache",

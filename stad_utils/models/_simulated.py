@@ -8,8 +8,10 @@ The model
 ---------
 For each sample *s* the target draws, independently:
 
-* per step *i*, whether it can do the step alone: ``can[i] ~ Bernoulli(p(skill of step i))``,
-  with ``p`` from ``step_accuracy`` (its ``default`` entry, else 1, for unlisted skills);
+* per step *i*, whether it can do the step alone: ``can[i] ~ Bernoulli(p_i)``, with ``p_i`` the
+  planted accuracy of its skill from ``step_accuracy`` (its ``default`` entry, else 1, for
+  unlisted skills), moved by the context effects when they are planted (`stad_utils.models.step_chance`:
+  later steps, longer tasks, harder tasks);
 * per link between steps *i* and *i* + 1, whether it chains them: ``link[i] ~ Bernoulli(1 − c)``,
   with *c* the ``composition_penalty``.
 
@@ -26,12 +28,13 @@ every link between two of those steps holds:
 * scaffold level *j* needs steps *j*+1…K and the links between them;
 * isolated step *i* needs step *i* alone (its earlier results are given) and no link.
 
-So P(level *j* solved) = Π_{i>j} p(skill_i) · (1 − c)^(K−j−1). The composition penalty *c* is
+So P(level *j* solved) = Π_{i>j} p_i · (1 − c)^(K−j−1). The composition penalty *c* is
 the chance that one link of a chain fails although the steps it joins would each succeed
 alone: a chain of *m* steps that could all be done alone fails with chance 1 − (1 − c)^(m−1).
 The draws are shared by every question that needs them, so the answers are coherent (a step
 failed alone fails in every chain that needs it; the success curve never falls); repeated
-samples draw afresh, and each is reproducible.
+samples draw afresh, and each is reproducible. A task's difficulty (``task_logit_sd``) is drawn
+once per task from ``(seed, "task difficulty", its question)``: the same in every sample.
 
 A right reply is ``"Answer: <reference>"``; a wrong one names a clearly different value of
 the same kind (another number, a clock time an hour later). A prompt is recognised by its
@@ -50,7 +53,7 @@ import numpy as np
 
 from ..records import Ladder, VariantKind, Verdict, clock, evaluation_items
 from ._endpoint import EndpointConfig, Messages
-from ._planted import Simulation
+from ._planted import QUADRATURE, Simulation, step_chance, task_z
 from ._replies import ChatResult, UsageStats
 
 
@@ -102,7 +105,8 @@ def wrong_answer(reference: str) -> str:
 
 def expected_accuracy(simulation: Simulation, ladders: Sequence[Ladder]) -> float:
     """The chance that a target planted with ``simulation`` answers an original question right, averaged over
-    the verified ``ladders``: the mean of Π p(skill_i) · (1 − c)^(K−1) (the module's model, level 0).
+    the verified ``ladders``: the mean of E_z[Π p_i] · (1 − c)^(K−1) (the module's model, level 0; the
+    expectation over a task's difficulty z by Gauss–Hermite quadrature).
 
     Examples
     --------
@@ -120,8 +124,14 @@ def expected_accuracy(simulation: Simulation, ladders: Sequence[Ladder]) -> floa
     verified = [ladder for ladder in ladders if ladder.verified]
     if not verified:
         raise ValueError("no verified ladder to average over")
-    chances = [np.prod([simulation.accuracy(step.skill) for step in ladder.steps])
-               * (1 - simulation.composition_penalty) ** (ladder.n_steps - 1) for ladder in verified]
+    nodes, weights = QUADRATURE if simulation.task_logit_sd else (np.zeros(1), np.ones(1))
+    chances = []
+    for ladder in verified:
+        accuracy = np.array([simulation.accuracy(step.skill) for step in ladder.steps])
+        steps = step_chance(accuracy[None, :], np.arange(1, ladder.n_steps + 1)[None, :], ladder.n_steps,
+                            nodes[:, None], **simulation.context_effects())
+        chances.append(weights @ np.prod(steps, axis=1) / weights.sum()
+                       * (1 - simulation.composition_penalty) ** (ladder.n_steps - 1))
     return float(np.mean(chances))
 
 
@@ -238,8 +248,12 @@ class SimulatedTarget:
     def _draws(self, ladder: Ladder, sample: int) -> tuple[np.ndarray, np.ndarray]:
         """(can do step i alone, link i holds) for one ladder and sample."""
         seed, steps = self.simulation.seed, ladder.isolated
-        can = np.array([uniform(seed, sample, text) < self.simulation.accuracy(step.skill)
-                        for text, step in zip(steps, ladder.steps)])
+        planted_difficulty = self.simulation.task_logit_sd
+        difficulty = task_z(uniform(seed, "task difficulty", ladder.task.question)) if planted_difficulty else 0.0
+        chance = step_chance([self.simulation.accuracy(step.skill) for step in ladder.steps],
+                             np.arange(1, ladder.n_steps + 1), ladder.n_steps, difficulty,
+                             **self.simulation.context_effects())
+        can = np.array([uniform(seed, sample, text) < p for text, p in zip(steps, chance)], dtype=bool)
         links = np.array([uniform(seed, sample, first, second) >= self.simulation.composition_penalty
                           for first, second in zip(steps, steps[1:])], dtype=bool)
         return can, links

@@ -17,6 +17,7 @@ from .figures import (
     MAX_SHOWN,
     analysis_figures,
     comparison_figures,
+    plot_context,
     plot_diagnosis,
     plot_k_shares,
     plot_k_stability,
@@ -28,6 +29,7 @@ from .figures import (
 )
 
 __all__ = [
+    "plot_context",
     "MAX_SHOWN", "analysis_figures", "comparison_figures", "comparison_report", "comparison_table",
     "decomposition_table", "ladder_table", "markdown_text", "model_entry", "plot_diagnosis", "plot_k_shares",
     "plot_k_stability", "plot_method_ladder", "plot_power", "plot_skill_shares", "readable", "sanitise",

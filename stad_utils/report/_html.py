@@ -169,7 +169,8 @@ class ModelEntry:
     """What the front page says of one model: where it breaks, in one sentence, and how sure that is.
 
     ``planted``: a simulated target's whole planted setting, which its short name leaves out;
-    ``figure``: the evidence of its diagnosis as an embedded PNG (a ``data:`` URI).
+    ``figure``: the evidence of its diagnosis as an embedded PNG (a ``data:`` URI); ``context_figure``:
+    accuracy asked alone by position and by task length, the evidence of the context sentence.
     """
 
     name: str
@@ -178,9 +179,11 @@ class ModelEntry:
     sentence: str
     facts: list[str]
     figure: str | None
+    context_figure: str | None = None
 
 
-def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: str | None = None) -> ModelEntry:
+def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: str | None = None,
+                context_figure: str | None = None) -> ModelEntry:
     """The front page's `ModelEntry` of one model of ``summary.json``."""
     from ..analysis import difference_words
 
@@ -193,14 +196,19 @@ def model_entry(model: str, numbers: ModelSummary, figure: str | None, planted: 
         facts.append(f"{effect.name or 'composition effect'}: {difference_words(effect)}")
     facts.append(f"test: {diagnosis.test}" + (f" ({diagnosis.correction})" if diagnosis.correction else ""))
     return ModelEntry(name=model, simulated=numbers.simulated, planted=planted,
-                      sentence=diagnosis.headline or numbers.weakness_profile, facts=facts, figure=figure)
+                      sentence=diagnosis.headline or numbers.weakness_profile, facts=facts, figure=figure,
+                      context_figure=context_figure)
 
 
-def _model_figures(models: dict[str, ModelSummary]) -> dict[str, str]:
-    """Per model of ``summary.json``, the evidence of its diagnosis (`plots.plot_diagnosis`) as an embedded PNG."""
-    from .figures import plot_diagnosis
+def _model_figures(models: dict[str, ModelSummary]) -> dict[str, tuple[str, str | None]]:
+    """Per model of ``summary.json``, the evidence of its diagnosis (`plot_diagnosis`) and of its context
+    sentence (`plot_context`, for a summary that tested the context) as embedded PNGs.
+    """
+    from .figures import plot_context, plot_diagnosis
 
-    return {model: _figure_uri(plot_diagnosis(numbers, model)) for model, numbers in models.items()}
+    return {model: (_figure_uri(plot_diagnosis(numbers, model)),
+                    _figure_uri(plot_context(numbers, model)) if numbers.diagnosis.context else None)
+            for model, numbers in models.items()}
 
 
 @dataclass(frozen=True)
@@ -234,7 +242,8 @@ def front_page(paths: RunPaths) -> FrontPage:
         run=manifest.get("run") or paths.root.name,
         date=(invocations[-1].get("finished") or invocations[-1].get("started") or "")[:16].replace("T", " "),
         judge=_judge_versions(paths),
-        models=[model_entry(model, numbers, figures.get(model), planted.get(model)) for model, numbers in models.items()],
+        models=[model_entry(model, numbers, *figures[model][:1], planted.get(model), figures[model][1])
+                for model, numbers in models.items()],
         pairs=[accuracy_statement(pair) for pair in comparison.comparisons] if comparison is not None else [],
         funnel=funnel, dropped=dropped)
 

@@ -65,9 +65,21 @@ def skill_report_table(summary: ModelSummary, max_rows: int = 15) -> pd.DataFram
 
 def diagnosis_table(diagnosis: Diagnosis) -> pd.DataFrame:
     """The claims of one model's ``diagnosis`` block, one row each, formatted for the report."""
-    rows = [{"claim": f"weak skill '{e.skill}'", "estimate": share_words(e.isolated_accuracy),
-             "compared with": f"other skills {share_words(e.others_accuracy)}",
+    rows = [{"claim": f"weak skill '{e.skill}'", "estimate": share_words(e.comparable_accuracy or e.isolated_accuracy),
+             "compared with": (f"other steps at its places {share_words(e.neighbours_accuracy)}"
+                               if e.neighbours_accuracy else f"other skills {share_words(e.others_accuracy)}"),
              "Holm-adjusted p": f"{e.p_adjusted:.2g}"} for e in diagnosis.weak_skill_evidence]
+    rows += [{"claim": f"cannot tell '{skill}' from its place", "estimate": "–",
+              "compared with": "its steps seldom stand where another skill's do", "Holm-adjusted p": "–"}
+             for skill in diagnosis.inseparable]
+    for test in diagnosis.context:
+        if test.informative:
+            place = "later position" if test.context == "position" else "extra step of the task"
+            rows.append({"claim": (f"{'later steps' if test.context == 'position' else 'longer tasks'} answered wrong "
+                                   "more often" if test.claimed else f"no fall with {test.context} detected"),
+                         "estimate": f"{100 * (test.slope or 0):+.0f} points per {place}",
+                         "compared with": "0 (within skill and the other place)",
+                         "Holm-adjusted p": f"{test.p_adjusted:.2g}"})
     effect = diagnosis.composition_effect
     if effect and effect.value is not None:
         adjusted = diagnosis.composition_p_adjusted
@@ -95,7 +107,8 @@ def written_report(run: str, summary: RunSummary) -> str:
             continue
         diagnosis = numbers.diagnosis
         claims = diagnosis_table(diagnosis)
-        parts.append(f"### Diagnosis: {diagnosis.skills_tested} skills tested, with the composition test, "
+        tests = "the context and composition tests" if diagnosis.context else "the composition test"
+        parts.append(f"### Diagnosis: {diagnosis.skills_tested} skills tested, with {tests}, "
                      f"Holm-corrected at α = {diagnosis.alpha}\n\n"
                      + (markdown_table(claims) if not claims.empty else "Nothing to test.") + "\n")
         parts.append(f"### Success per scaffold level\n\n{markdown_table(level_table(numbers))}\n")

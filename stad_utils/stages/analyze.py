@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..analysis import RunSummary, analyze_run, run_funnel, run_truncation_table
 from ..records import Ladder, Outcome, RunPaths, read_records, read_usage, write_atomic
-from ..report import analysis_figures, plot_diagnosis, usage_table
+from ..report import analysis_figures, plot_context, plot_diagnosis, usage_table
 from . import StageParams, StageResult
 from ._figures import save_figures
 from ._report import markdown_report
@@ -38,6 +38,8 @@ class Result(StageResult):
     """The figures written to ``figures/``, by file name."""
     diagnosis_figures: dict = field(default_factory=dict)
     """Per model, the evidence of its diagnosis (`plot_diagnosis`), as report.html shows it."""
+    context_figures: dict = field(default_factory=dict)
+    """Per model, accuracy asked alone by position and by task length (`plot_context`): the context's evidence."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.report.usage_table`)."""
 
@@ -62,7 +64,8 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     figures = analysis_figures(analysis, min_support=params.min_support)
     written += save_figures(figures, paths.figures)
     diagnosis_figures = {model: plot_diagnosis(numbers, model) for model, numbers in summary.models.items()}
-    for figure in diagnosis_figures.values():
+    context_figures = {model: plot_context(numbers, model) for model, numbers in summary.models.items()}
+    for figure in [*diagnosis_figures.values(), *context_figures.values()]:
         plt.close(figure)  # shown where the notebook shows them, not at the end of its cell
     return Result(written=written, summary=summary, report=report, figures=figures,
-                  diagnosis_figures=diagnosis_figures, usage=usage)
+                  diagnosis_figures=diagnosis_figures, context_figures=context_figures, usage=usage)

@@ -127,3 +127,34 @@ def test_the_judge_reads_every_simulated_reply_as_the_simulation_decided(tmp_pat
     assert by_task(judged) == by_task(direct)
     assert len(judged.outcomes) == 40 and all(o.placebo for o in judged.outcomes if o.n_steps > 1)
     assert 0 < np.mean([o.k == 0 for o in judged.outcomes]) < 1
+
+
+def test_context_effects_follow_the_documented_logit_model():
+    """Later steps and longer tasks are harder by the planted logit drops; a task's difficulty is shared
+    by its steps and samples; without effects the chance is the planted accuracy."""
+    from scipy.special import expit, logit
+
+    from stad_utils.models import step_chance, task_z
+    from stad_utils.models._simulated import uniform
+
+    simulated = target({"step_accuracy": {"default": 0.9}, "position_logit_drop": 0.5, "length_logit_drop": 0.25})
+    alone: dict[tuple[int, int], list[bool]] = {}
+    for ladder in simulated.ladders:
+        for step, prompt in enumerate(ladder.isolated, start=1):
+            answered = right(simulated.chat_one(prompt), ladder.steps[step - 1].answer)
+            alone.setdefault((step, ladder.n_steps), []).append(answered)
+    tested = 0
+    for (step, n_steps), answers in alone.items():
+        if len(answers) >= 50:
+            expected = expit(logit(0.9) - 0.5 * (step - 1) - 0.25 * (n_steps - 1))
+            assert binomtest(sum(answers), len(answers), expected).pvalue > 1e-4, (step, n_steps)
+            tested += 1
+    assert tested >= 2
+    assert step_chance([0.9, 0.3], [1, 4], 4).tolist() == [0.9, 0.3]
+    spread = target({"step_accuracy": {"default": 0.9}, "task_logit_sd": 3.0})
+    ladder = spread.ladders[0]
+    answers = [[right(spread.chat_one(prompt, sample=sample), step.answer)
+                for prompt, step in zip(ladder.isolated, ladder.steps)] for sample in range(200)]
+    difficulty = task_z(uniform(0, "task difficulty", ladder.task.question))
+    expected = expit(logit(0.9) + 3.0 * difficulty)
+    assert binomtest(sum(map(sum, answers)), 200 * ladder.n_steps, expected).pvalue > 1e-4

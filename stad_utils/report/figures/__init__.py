@@ -8,7 +8,7 @@ one picture, ``_skills`` the skill map, ``_power`` 08's power curve.
 from __future__ import annotations
 
 from ._compare import comparison_figures, plot_pair_gaps, plot_paired_differences
-from ._diagnosis import plot_diagnosis
+from ._diagnosis import plot_context, plot_diagnosis
 from ._method import plot_method_ladder, teaching_ladder
 from ._model import (
     analysis_figures,
@@ -26,6 +26,7 @@ from ._skills import plot_skill_shares
 from ._style import MAX_SHOWN, readable
 
 __all__ = [
+    "plot_context",
     "plot_bottleneck_heatmap", "plot_bottlenecks", "plot_help_from_content", "plot_isolated_vs_whole",
     "plot_pair_gaps", "plot_paired_differences", "plot_skills", "plot_success_by_level",
     "MAX_SHOWN", "analysis_figures", "comparison_figures", "plot_diagnosis", "plot_k_shares", "plot_k_stability",

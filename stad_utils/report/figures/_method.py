@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 
 from ...method import k_category
-from ...records import Outcome, latest_verdicts, outcome_key
+from ...records import Outcome, Verdict, latest_verdicts, outcome_key
 
 # ------------------------------------------------------------------------------------------ the method, on one ladder
 
@@ -47,7 +47,7 @@ def teaching_ladder(run_dir, model: str | None = None, task_id: str | None = Non
     the ladder), then the highest k, then the shortest question; so the picture shows a failure, a
     level that helped and a bottleneck step.
     """
-    from ...records import Ladder, RunPaths, Verdict, read_records
+    from ...records import Ladder, RunPaths, read_records
 
     paths = RunPaths(run_dir)
     ladders = {ladder.task.task_id: ladder for ladder in read_records(paths.ladders, Ladder.model_validate)
@@ -78,7 +78,7 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
     ``ladder``: a `Ladder`; ``outcome``: the target's `Outcome` on it; ``verdicts``: its `Verdict`
     records on the task (the replies' answers are shown when given; later records win).
     """
-    latest = {(verdict.variant, verdict.level): verdict for verdict in latest_verdicts(verdicts).values()
+    latest: dict[tuple[str, int], Verdict] = {(verdict.variant, verdict.level): verdict for verdict in latest_verdicts(verdicts).values()
               if outcome_key(verdict) == outcome_key(outcome)}
     n_steps, k = len(ladder.steps), outcome.k
     fontsize, line = 15, 15 * 1.45 / 72  # points, and inches per line of text

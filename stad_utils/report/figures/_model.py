@@ -143,7 +143,8 @@ def plot_skills(run: RunAnalysis, min_support: int = MIN_SUPPORT):
 
 def plot_help_from_content(run: RunAnalysis):
     """Help from content per level (scaffold j − placebo j), with paired bootstrap 95% intervals, as
-    ``summary.json`` holds them."""
+    ``summary.json`` holds them.
+    """
     title = "Help from content: scaffold − placebo"
     table = pd.DataFrame([{"model": model, "level": entry.level, "value": entry.value, "low": entry.ci95[0],
                            "high": entry.ci95[1], "n": entry.n}
