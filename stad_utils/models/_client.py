@@ -15,14 +15,18 @@ needs:
 * one reading of each reply: the answer, and apart from it a reasoning model's trace, from a
   field of its own or from tags in the content (`read_completion`, `ReasoningConfig`);
 * token and time accounting per role, and a progress bar.
+
+It registers the ``openai`` endpoint kind (`REMOTE`): any OpenAI-compatible server, asked for its
+models before a run.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -33,8 +37,8 @@ from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) i
 
 from ..records import mask_secrets
 from ._cache import ResponseCache
-from ._endpoint import EndpointConfig, Messages
-from ._replies import ChatResult, UsageStats, body_snippet, from_cache, model_ids, read_completion, storable
+from ._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
+from ._replies import ChatResult, Messages, UsageStats, body_snippet, from_cache, model_ids, read_completion, storable
 from ._retry import RequestDeadlineExceeded, backoff, describe_failure, is_transient
 
 if TYPE_CHECKING:
@@ -314,3 +318,28 @@ def as_messages(prompt: str | Messages, system_prompt: str | None = None) -> Mes
 
 _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "response_format", "presence_penalty",
                   "frequency_penalty", "logprobs", "top_logprobs"}
+
+
+@contextmanager
+def _open_remote(config: EndpointConfig, options: ClientOptions) -> Iterator[ModelClient]:
+    """A client of the server; with ``options.preflight``, one that has found every replica answering."""
+    client = ModelClient(config, options.cache, options.role, options.refresh_cache)
+    if options.preflight:
+        client.preflight()
+    yield client
+
+
+def _ask_remote(config: EndpointConfig, where: str) -> list[dict[str, Any]]:
+    """Each replica's models and server, the first one's also where its replies keep a reasoning trace."""
+    client = ModelClient(config, role=where)
+    served = client.preflight()
+    served[0].update(client.probe_trace())
+    return served
+
+
+def _needs_a_url(config: EndpointConfig) -> list[str]:
+    return [] if config.base_url or config.base_url_env else ["an openai endpoint needs base_url or base_url_env"]
+
+
+REMOTE = register_kind(EndpointKind("openai", open=_open_remote, preflight=_ask_remote, check=_needs_a_url))
+"""Any OpenAI-compatible server (OpenAI, vLLM, SGLang, llama.cpp …) at ``base_url``."""

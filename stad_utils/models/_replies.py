@@ -11,6 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+Messages = list[dict[str, str]]
+"""A chat as the chat API takes it: role and content of each message."""
+
 THINK_TAGS = ("<think>", "</think>")
 """The tags in which DeepSeek-R1, Qwen3 and their kin write a trace into the content when no server parser takes it."""
 
