@@ -30,7 +30,7 @@ PROMPTS = [
 _ONE_ROUND = """
 import json, sys, time
 from llama_cpp import Llama, llama_print_system_info
-from stad_utils.models._serving import embedded_model_path
+from stad_utils.models import embedded_model_path
 model = Llama(str(embedded_model_path()), n_ctx=1024, n_threads=1, verbose=False, seed=0)
 tokens = seconds = 0.0
 for prompt in json.loads(sys.argv[1]):

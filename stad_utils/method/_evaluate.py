@@ -16,7 +16,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from ..judge import JudgeItem, Judgement, LLMJudgeFn, judge_answers, judge_version
-from ..models import ChatResult, ProgressLog
+from ..models import ChatResult, ProgressLog, endpoint_kind
 from ..records import (
     AnswerFormat,
     Ladder,
@@ -119,7 +119,7 @@ def evaluate(
     store = store if isinstance(store, RecordFile) else verdict_store(store)
     ladders = [ladder for ladder in ladders if ladder.verified]
     n_samples = target.endpoint.n_samples
-    simulated = target.endpoint.kind == "simulated"
+    simulated = endpoint_kind(target.endpoint.kind).simulated  # its verdicts say no model wrote the replies
     if placebo and not any(ladder.placebos for ladder in ladders):
         warnings.warn("placebo levels were asked for, but the ladders have none: run 03_scaffold with "
                       "placebo: true on a fresh run (existing ladders are not rewritten)", stacklevel=2)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import DiskFull, set_aside
-from ._endpoint import Messages
+from ._replies import Messages
 
 _SQLITE_FULL, _SQLITE_CORRUPT, _SQLITE_NOTADB = 13, 11, 26
 

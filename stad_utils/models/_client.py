@@ -15,14 +15,18 @@ needs:
 * one reading of each reply: the answer, and apart from it a reasoning model's trace, from a
   field of its own or from tags in the content (`read_completion`, `ReasoningConfig`);
 * token and time accounting per role, and a progress bar.
+
+It registers the ``openai`` endpoint kind (`REMOTE`): any OpenAI-compatible server, asked for its
+models before a run.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -33,9 +37,9 @@ from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) i
 
 from ..records import mask_secrets
 from ._cache import ResponseCache
-from ._endpoint import EndpointConfig, Messages
-from ._replies import ChatResult, UsageStats, _snippet, from_cache, model_ids, read_completion, storable
-from ._retry import RequestDeadlineExceeded, _backoff, _describe, _is_transient
+from ._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
+from ._replies import ChatResult, Messages, UsageStats, body_snippet, from_cache, model_ids, read_completion, storable
+from ._retry import RequestDeadlineExceeded, backoff, describe_failure, is_transient
 
 if TYPE_CHECKING:
     # The openai SDK installed here (3.x) sends through httpx2: its responses carry httpx2's requests and headers.
@@ -182,7 +186,7 @@ class ModelClient:
                                    storable(result))
             self.usage.add(result)
         except BaseException as exc:
-            result = ChatResult(None, error=_describe(exc, self._secrets))
+            result = ChatResult(None, error=describe_failure(exc, self._secrets))
             raise
         finally:
             pending.result = result
@@ -194,8 +198,8 @@ class ModelClient:
     def _call(self, messages: Messages, params: dict[str, Any]) -> ChatResult:
         started = time.perf_counter()
         retrying = Retrying(
-            retry=retry_if_exception(_is_transient),
-            wait=_backoff,
+            retry=retry_if_exception(is_transient),
+            wait=backoff,
             stop=stop_after_attempt(self.endpoint.max_retries + 1) | stop_after_delay(self.endpoint.max_retry_s),
             reraise=True,
         )
@@ -203,7 +207,7 @@ class ModelClient:
             with self._slots:
                 result, _ = retrying(self._send, messages, params)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded error, never a crash
-            result = ChatResult(None, error=_describe(exc, self._secrets))
+            result = ChatResult(None, error=describe_failure(exc, self._secrets))
         if result.error is not None:
             result = replace(result, error=mask_secrets(result.error, self._secrets))
         return replace(result, latency_s=time.perf_counter() - started)
@@ -260,7 +264,7 @@ class ModelClient:
         try:
             result, _ = self._ask(self._replicas[0], messages, params, timeout_s)
         except Exception as exc:  # noqa: BLE001 - the probe informs; it never stops a run
-            return {"trace": None, "trace_probe_error": _describe(exc, self._secrets)}
+            return {"trace": None, "trace_probe_error": describe_failure(exc, self._secrets)}
         if result.error is not None:
             return {"trace": None, "trace_probe_error": mask_secrets(result.error, self._secrets)}
         return {"trace": result.reasoning_source, "reasoning_tokens": result.reasoning_tokens,
@@ -271,22 +275,23 @@ class ModelClient:
         try:
             raw = replica.with_options(timeout=timeout_s).models.with_raw_response.list()
         except openai.APIConnectionError as exc:  # nothing answers there: asking again would only wait longer
-            raise EndpointUnavailable(f"{unavailable} is not answering: {_describe(exc, self._secrets)}") from None
+            raise EndpointUnavailable(
+                f"{unavailable} is not answering: {describe_failure(exc, self._secrets)}") from None
         except Exception as exc:  # noqa: BLE001 - e.g. 404: the server may still chat
-            listing_problem = _describe(exc, self._secrets)
+            listing_problem = describe_failure(exc, self._secrets)
         else:
             models = model_ids(raw.http_response.content)
             if models is not None:
                 return {"url": url, "models": models, "server": raw.headers.get("server")}
             listing_problem = (f"GET {url}/models answered HTTP {raw.http_response.status_code} with a "
                                f"{raw.headers.get('content-type') or 'untyped'} body that is not a model list: "
-                               f"{_snippet(raw.http_response.content)}")
+                               f"{body_snippet(raw.http_response.content)}")
         probe = [{"role": "user", "content": "Say OK."}]
         headers: Mapping[str, str]
         try:
             result, headers = self._ask(replica, probe, {**self.endpoint.sampling(), "max_tokens": 1}, timeout_s)
         except Exception as exc:  # noqa: BLE001 - any failure means the endpoint is unusable
-            result, headers = ChatResult(None, error=_describe(exc, self._secrets)), httpx.Headers()
+            result, headers = ChatResult(None, error=describe_failure(exc, self._secrets)), httpx.Headers()
         if result.error is not None:
             raise EndpointUnavailable(mask_secrets(
                 f"{unavailable} does not answer as an OpenAI-compatible API (check base_url; it usually ends "
@@ -313,3 +318,28 @@ def as_messages(prompt: str | Messages, system_prompt: str | None = None) -> Mes
 
 _OPENAI_PARAMS = {"temperature", "max_tokens", "seed", "top_p", "stop", "response_format", "presence_penalty",
                   "frequency_penalty", "logprobs", "top_logprobs"}
+
+
+@contextmanager
+def _open_remote(config: EndpointConfig, options: ClientOptions) -> Iterator[ModelClient]:
+    """A client of the server; with ``options.preflight``, one that has found every replica answering."""
+    client = ModelClient(config, options.cache, options.role, options.refresh_cache)
+    if options.preflight:
+        client.preflight()
+    yield client
+
+
+def _ask_remote(config: EndpointConfig, where: str) -> list[dict[str, Any]]:
+    """Each replica's models and server, the first one's also where its replies keep a reasoning trace."""
+    client = ModelClient(config, role=where)
+    served = client.preflight()
+    served[0].update(client.probe_trace())
+    return served
+
+
+def _needs_a_url(config: EndpointConfig) -> list[str]:
+    return [] if config.base_url or config.base_url_env else ["an openai endpoint needs base_url or base_url_env"]
+
+
+REMOTE = register_kind(EndpointKind("openai", open=_open_remote, preflight=_ask_remote, check=_needs_a_url))
+"""Any OpenAI-compatible server (OpenAI, vLLM, SGLang, llama.cpp …) at ``base_url``."""

@@ -1,31 +1,50 @@
-"""Where a model is served and how it is asked: the settings of one endpoint."""
+"""Endpoints: the settings of one (`EndpointConfig`), and the registry of the kinds an endpoint may be of.
+
+An `EndpointKind` says how to open its client, what the run manifest records of it before a run,
+what a params check asks of its block, whether the response cache applies, whether its settings
+reach a server in a request, and which pip extra it needs. Each kind registers itself where it is
+implemented, with `register_kind`: ``openai`` in ``_client``, ``embedded`` in ``embedded``,
+``vllm`` in ``_vllm``, ``simulated`` in ``_simulated``. `open_client`, the endpoint's validators
+and the pipeline look a kind up by name (`endpoint_kind`), so a new kind, for instance one that
+asks through Inspect's model providers, is one more registered object::
+
+    register_kind(EndpointKind("inspect", open=open_inspect_client, extra="inspect"))
+
+The registry lives beside the settings it validates, and imports none of the modules that register
+kinds (they import it).
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
+from ._cache import ResponseCache
 from ._planted import Simulation
-from ._replies import ReasoningConfig
-
-Messages = list[dict[str, str]]
+from ._replies import ChatResult, Messages, ReasoningConfig, UsageStats
 
 
 class EndpointConfig(BaseModel):
     """Where a role's model is served and how to sample from it (one block of a params file).
 
-    ``kind`` is ``"openai"`` for any OpenAI-compatible server, ``"embedded"`` for the
-    bundled SmolLM2 served by llama.cpp on a free loopback port (see
-    `stad_utils.models.open_client`), or ``"vllm"`` for vLLM's in-process engine (GPU only).
+    ``kind`` is a registered `EndpointKind` (`stad_utils.models.endpoint_kind`): ``"openai"`` for any
+    OpenAI-compatible server, ``"embedded"`` for the bundled SmolLM2 served by llama.cpp on a free
+    loopback port (see `stad_utils.models.open_client`), ``"vllm"`` for vLLM's in-process engine (GPU
+    only), or ``"simulated"`` for a target with planted weaknesses (`stad_utils.models.SimulatedTarget`).
     The API key is read from the environment variable named by ``api_key_env``; it is never
     stored in a params file, a notebook, the cache or the results.
     """
 
     model_config = ConfigDict(extra="forbid")  # a misspelt key (``max_token``) is an error, not silently ignored
 
-    kind: Literal["openai", "embedded", "vllm", "simulated"] = "openai"
+    kind: str = "openai"  # a registered kind (`endpoint_kind`)
     model: str
     name: str | None = None  # the label in records and figures (default: the model); tells two settings apart
     system_prompt: str | None = None  # None: one user turn and no system prompt, as in the paper
@@ -56,6 +75,17 @@ class EndpointConfig(BaseModel):
     n_servers: int | None = None  # embedded only: single-thread llama.cpp servers to start (None: one per core)
     simulation: dict[str, Any] = {}  # simulated only: a `Simulation` (see `stad_utils.models.SimulatedTarget`)
 
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _registered_kind(cls, kind: Any) -> Any:
+        """A kind nobody registered is refused as a fixed choice of kinds would be, in the same words."""
+        try:
+            endpoint_kind(kind)
+        except ValueError:
+            raise PydanticCustomError("literal_error", "Input should be {expected}",
+                                      {"expected": known_kinds()}) from None
+        return kind
+
     @field_validator("simulation")
     @classmethod
     def _known_simulation_keys(cls, block: dict[str, Any]) -> dict[str, Any]:
@@ -74,13 +104,15 @@ class EndpointConfig(BaseModel):
 
     @model_validator(mode="after")
     def _reasoning_settings_reach_a_server(self) -> EndpointConfig:
-        """The in-process engine and a simulation have no request to carry them: refused, not ignored."""
+        """A kind that sends no request (the in-process engine, a simulation) has none to carry them: refused,
+        not ignored.
+        """
         settings_set = {"reasoning_effort": self.reasoning_effort is not None,
                         "chat_template_kwargs": bool(self.chat_template_kwargs),
                         "token_limit_field": self.token_limit_field != "max_tokens",
                         "temperature: null": self.temperature is None}  # an engine would sample at its own
         sent = [name for name, is_set in settings_set.items() if is_set]
-        if sent and self.kind in ("vllm", "simulated"):
+        if sent and not endpoint_kind(self.kind).sends_requests:
             raise ValueError(f"{', '.join(sent)} reach(es) a server only: kind {self.kind!r} takes none of them")
         return self
 
@@ -139,3 +171,126 @@ def endpoint_config(block: Any, where: str) -> EndpointConfig:
         problems = "; ".join(f"{where}.{'.'.join(str(part) for part in problem['loc']) or '(block)'}: "
                              f"{problem['msg']}" for problem in exc.errors())
         raise ValueError(problems) from None
+
+
+class ChatClient(Protocol):
+    """What the client of every kind offers the stages: `ModelClient`'s interface."""
+
+    endpoint: EndpointConfig
+    usage: UsageStats
+
+    @property
+    def model(self) -> str:
+        """The label of the model setting in records."""
+
+    def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
+                 **overrides: Any) -> ChatResult:
+        """Answer one prompt (safe to call from many threads at once)."""
+
+    def chat(self, prompts: Sequence[str | Messages], *, desc: str | None = None,
+             response_format: dict | None = None, sample: int = 0, **overrides: Any) -> list[ChatResult]:
+        """Answer each prompt; the results keep the order."""
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """What `open_client` was asked for besides the endpoint, handed to the kind that opens the client."""
+
+    cache: ResponseCache | None = None  # None: no cache (off, not asked for, or a kind it does not apply to)
+    role: str = "model"  # a label for progress bars, usage accounting and errors
+    refresh_cache: bool = False  # call the model even on a cache hit, and overwrite the entry
+    ladders: Sequence | None = None  # the questions a simulated target can answer
+    preflight: bool = True  # ask a remote endpoint for its models before the client is used
+    log_dir: Path | str | None = None  # where servers started for the client log
+
+
+def _kind_and_model(config: EndpointConfig, where: str) -> list[dict[str, Any]]:
+    """What the manifest records of a kind that says nothing more of itself."""
+    return [{"kind": config.kind, "model": config.model}]
+
+
+def _no_problems(config: EndpointConfig) -> list[str]:
+    """The params check of a kind whose block needs nothing beyond its types."""
+    return []
+
+
+@dataclass(frozen=True)
+class EndpointKind:
+    """One ``kind`` of endpoint block, and everything that depends on it.
+
+    Attributes
+    ----------
+    name : str
+        The ``kind`` of the block.
+    open : callable
+        ``open(config, options)``: a context manager yielding the client (`ChatClient`) of a validated
+        `EndpointConfig` of this kind, with the `ClientOptions` of `open_client`; what it starts, it stops.
+    preflight : callable
+        ``preflight(config, where)``: what the run manifest records of the endpoint (a list of entries,
+        one per replica), before any stage runs; a server that must answer is asked now, and one that
+        does not raises `EndpointUnavailable`. ``where`` names the block (``stages.05_evaluate.targets[0]``).
+        Default: one entry with its kind and model.
+    check : callable
+        ``check(config)``: what a params check reports as wrong in a block of this kind beyond its types.
+        Default: nothing.
+    cached : bool
+        Whether the response cache answers requests already made.
+    sends_requests : bool
+        Whether the client sends HTTP requests, so that settings only a request carries (``reasoning_effort``,
+        ``chat_template_kwargs``, ``token_limit_field``, ``temperature: null``) reach a server; a kind
+        without requests refuses them.
+    extra : str or None
+        The pip extra (``pyproject.toml``'s optional dependencies) its client needs; None: the core.
+    simulated : bool
+        Whether its replies come from a simulation, not a model (its verdicts say so).
+    """
+
+    name: str
+    open: Callable[[EndpointConfig, ClientOptions], AbstractContextManager[ChatClient]]
+    preflight: Callable[[EndpointConfig, str], list[dict[str, Any]]] = _kind_and_model
+    check: Callable[[EndpointConfig], list[str]] = _no_problems
+    cached: bool = True
+    sends_requests: bool = True
+    extra: str | None = None
+    simulated: bool = False
+
+
+_KINDS: dict[str, EndpointKind] = {}  # by name, in the order they registered (the order messages list them in)
+
+
+def register_kind(kind: EndpointKind) -> EndpointKind:
+    """Add ``kind`` to the registry and return it; a name registered twice is an error, not a silent swap."""
+    if kind.name in _KINDS:
+        raise ValueError(f"an endpoint kind named {kind.name!r} is registered already")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def known_kinds() -> str:
+    """The registered kinds, quoted, in the order they registered (as pydantic lists the choices of a field).
+
+    Examples
+    --------
+    >>> known_kinds()
+    "'openai', 'embedded', 'vllm' or 'simulated'"
+    """
+    quoted = [repr(name) for name in _KINDS]
+    return " or ".join(part for part in (", ".join(quoted[:-1]), *quoted[-1:]) if part)
+
+
+def endpoint_kind(name: str) -> EndpointKind:
+    """The registered kind called ``name``; a `ValueError` names the known kinds.
+
+    Examples
+    --------
+    >>> endpoint_kind("simulated").cached
+    False
+    >>> endpoint_kind("openia")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown endpoint kind 'openia': use 'openai', 'embedded', 'vllm' or 'simulated'
+    """
+    kind = _KINDS.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise ValueError(f"unknown endpoint kind {name!r}: use {known_kinds()}")
+    return kind

@@ -21,8 +21,6 @@ from typing import TextIO
 
 from ..records import PROGRESS_LOG, Verdict, is_error
 
-"""The file, in a run's ``logs/`` folder, whose new lines the runner prints while a stage runs."""
-
 
 def tell_console(log_dir: Path | str, line: str) -> None:
     """Append ``line`` to the run's progress log, for the runner to print (see `follow`)."""

@@ -11,6 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+Messages = list[dict[str, str]]
+"""A chat as the chat API takes it: role and content of each message."""
+
 THINK_TAGS = ("<think>", "</think>")
 """The tags in which DeepSeek-R1, Qwen3 and their kin write a trace into the content when no server parser takes it."""
 
@@ -231,11 +234,11 @@ def read_completion(body: bytes, content_type: str = "",
         completion = json.loads(body.decode("utf-8", errors="replace"))
     except json.JSONDecodeError:
         return ChatResult(None, error=f"not a chat completion: HTTP 200 with a {content_type or 'untyped'} body "
-                                      f"that is not JSON: {_snippet(body)}")
+                                      f"that is not JSON: {body_snippet(body)}")
     if not isinstance(completion, dict):
-        return ChatResult(None, error=f"not a chat completion: {_snippet(body)}")
+        return ChatResult(None, error=f"not a chat completion: {body_snippet(body)}")
     if "error" in completion and not completion.get("choices"):
-        return ChatResult(None, error=f"the server answered HTTP 200 with an error: {_snippet(body)}")
+        return ChatResult(None, error=f"the server answered HTTP 200 with an error: {body_snippet(body)}")
     choices = completion.get("choices")
     choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
     message = choice.get("message")
@@ -246,7 +249,7 @@ def read_completion(body: bytes, content_type: str = "",
     sent_apart = server_trace(message)
     if not isinstance(content, str):
         if finish_reason != "length":
-            return ChatResult(None, error="empty response" + ("" if choice else f" (no choices): {_snippet(body)}")
+            return ChatResult(None, error="empty response" + ("" if choice else f" (no choices): {body_snippet(body)}")
                               + (f" (finish_reason {finish_reason!r} after a trace in {sent_apart[0]})"
                                  if sent_apart else ""))
         content = ""  # cut off before the answer began
@@ -280,7 +283,8 @@ def _token_count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
-def _snippet(body: bytes, limit: int = 160) -> str:
+def body_snippet(body: bytes, limit: int = 160) -> str:
+    """The start of a server's body, quoted for an error message (at most ``limit`` bytes, then ``…``)."""
     return repr(clean_text(body[:limit].decode("utf-8", errors="replace")) + ("…" if len(body) > limit else ""))
 
 

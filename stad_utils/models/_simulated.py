@@ -39,6 +39,9 @@ once per task from ``(seed, "task difficulty", its question)``: the same in ever
 A right reply is ``"Answer: <reference>"``; a wrong one names a clearly different value of
 the same kind (another number, a clock time an hour later). A prompt is recognised by its
 text; one that is no question of the ladders is answered with an error, never a guess.
+
+The module registers the ``simulated`` endpoint kind (`SIMULATED`): no cache, no request, and
+verdicts marked as a simulation's.
 """
 
 from __future__ import annotations
@@ -46,15 +49,17 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..records import Ladder, VariantKind, Verdict, clock, evaluation_items
-from ._endpoint import EndpointConfig, Messages
+from ._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
 from ._planted import QUADRATURE, Simulation, step_chance, task_z
-from ._replies import ChatResult, UsageStats
+from ._replies import ChatResult, Messages, UsageStats
 
 
 @dataclass(frozen=True)
@@ -218,10 +223,8 @@ class SimulatedTarget:
     'simulated target: not a question of its ladders'
     """
 
-    simulated = True
-
     def __init__(self, endpoint: EndpointConfig, ladders: Sequence[Ladder]):
-        if endpoint.kind != "simulated":
+        if endpoint.kind != SIMULATED.name:
             raise ValueError(f"a SimulatedTarget needs an endpoint of kind 'simulated', not {endpoint.kind!r}")
         self.endpoint = endpoint
         self.simulation = Simulation.model_validate(endpoint.simulation)
@@ -300,3 +303,21 @@ class SimulatedTarget:
                         prompt=prompt, reference=reference, response=None, outcome="correct" if right else "wrong",
                         correct=right, decided_by="simulation", simulated=True))
         return verdicts
+
+
+@contextmanager
+def _open_simulation(config: EndpointConfig, options: ClientOptions) -> Iterator[SimulatedTarget]:
+    if options.ladders is None:
+        raise ValueError(f"the simulated target {config.label!r} needs the ladders it is asked about")
+    yield SimulatedTarget(config, options.ladders)
+
+
+def _planted_setting(config: EndpointConfig, where: str) -> list[dict[str, Any]]:
+    """Its records carry a short name; the whole planted setting, in words, is kept in the manifest."""
+    return [{"kind": config.kind, "model": config.model, "label": record_name(config.label),
+             "planted": Simulation.model_validate(config.simulation).planted()}]
+
+
+SIMULATED = register_kind(EndpointKind("simulated", open=_open_simulation, preflight=_planted_setting, cached=False,
+                                       sends_requests=False, simulated=True))
+"""A target answering from planted step accuracies: nothing to cache, no request, verdicts marked simulated."""

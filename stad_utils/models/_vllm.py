@@ -1,18 +1,21 @@
-"""vLLM's in-process engine behind the client interface (GPU machines only: the ``vllm`` extra)."""
+"""vLLM's in-process engine behind the client interface (GPU machines only: the ``vllm`` extra), and the
+``vllm`` endpoint kind (`VLLM`) that opens it.
+"""
 
 from __future__ import annotations
 
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
+from contextlib import contextmanager
 from typing import Any
 
 from ._cache import ResponseCache
 from ._client import as_messages
-from ._endpoint import EndpointConfig, Messages
-from ._replies import ChatResult, UsageStats, from_cache, split_trace, storable
+from ._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
+from ._replies import ChatResult, Messages, UsageStats, from_cache, split_trace, storable
 
 
 class MicroBatcher:
@@ -142,3 +145,12 @@ class VLLMEngineClient:
             self.usage.add(result)
             done.append(result)
         return done
+
+
+@contextmanager
+def _open_engine(config: EndpointConfig, options: ClientOptions) -> Iterator[VLLMEngineClient]:
+    yield VLLMEngineClient(config, options.cache, options.role, options.refresh_cache)
+
+
+VLLM = register_kind(EndpointKind("vllm", open=_open_engine, sends_requests=False, extra="vllm"))
+"""vLLM's in-process engine: no server, so no request to carry request-only settings."""

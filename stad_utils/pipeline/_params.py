@@ -209,7 +209,7 @@ def _teacher_blocks(stage: str, values: dict) -> Iterator[tuple[str, Any]]:
 
 
 def _check_endpoint(where: str, block: Any, report: CheckReport) -> None:
-    from ..models import EndpointConfig
+    from ..models import EndpointConfig, endpoint_kind
 
     try:
         config = EndpointConfig.model_validate(block)
@@ -221,8 +221,7 @@ def _check_endpoint(where: str, block: Any, report: CheckReport) -> None:
     for variable in (config.base_url_env, config.api_key_env):
         if variable and not os.environ.get(variable):
             report.warnings.append(f"{where}: environment variable {variable} is not set (needed to run)")
-    if config.kind == "openai" and not (config.base_url or config.base_url_env):
-        report.errors.append(f"{where}: an openai endpoint needs base_url or base_url_env")
+    report.errors.extend(f"{where}: {problem}" for problem in endpoint_kind(config.kind).check(config))
 
 
 def _check_teacher(where: str, teacher: Any, report: CheckReport) -> None:

@@ -23,7 +23,6 @@ log), or a target that errored on more than ``max_error_share`` of its questions
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import json
 import os
 import shutil
@@ -242,39 +241,31 @@ def forget_stage(kernel) -> None:
 
 
 def preflight(stage_params: dict[str, dict]) -> dict[str, list[dict]]:
-    """Ask every remote endpoint of these stages for its models; what each serves, for the manifest.
+    """What each endpoint of these stages serves, for the manifest, as its kind tells (`EndpointKind.preflight`).
 
-    Each is also asked one short question, to say whether its replies carry a reasoning trace and
-    where (`ModelClient.probe_trace`); a line on the console names each endpoint that thinks aloud.
+    A remote endpoint is asked for its models, and one short question, to say whether its replies
+    carry a reasoning trace and where (`ModelClient.probe_trace`); a line on the console names each
+    endpoint that thinks aloud.
 
     Raises `EndpointUnavailable` naming the first endpoint that does not answer. The embedded
     model and simulated targets need no server yet (their servers start with their stage); a
     simulated target's entry holds its planted setting in words (`Simulation.planted`).
     """
-    from ..models import ModelClient, Simulation, embedded_model_path, endpoint_config, record_name
+    from ..models import endpoint_config, endpoint_kind
 
     served: dict[str, list[dict]] = {}
     for stage, values in stage_params.items():
         for where, block in endpoint_blocks(stage, values):
             config = endpoint_config(block, where)
-            if config.kind == "openai":
-                client = ModelClient(config, role=where)
-                served[where] = client.preflight()
-                served[where][0].update(client.probe_trace())
-                _say_where_the_trace_is(where, served[where][0])
-            elif config.kind == "embedded":
-                served[where] = [{"kind": "embedded", "model": config.model, "gguf": embedded_model_path().name,
-                                  "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
-            elif config.kind == "simulated":  # its records carry a short name; the whole setting is kept here
-                served[where] = [{"kind": "simulated", "model": config.model, "label": record_name(config.label),
-                                  "planted": Simulation.model_validate(config.simulation).planted()}]
-            else:
-                served[where] = [{"kind": config.kind, "model": config.model}]
+            served[where] = endpoint_kind(config.kind).preflight(config, where)
+            _say_where_the_trace_is(where, served[where][0])
     return served
 
 
 def _say_where_the_trace_is(where: str, probed: dict) -> None:
-    """One console line per endpoint whose replies carry a reasoning trace (or whose probe failed)."""
+    """One console line per endpoint whose replies carry a reasoning trace (or whose probe failed); none for
+    an endpoint that was not probed.
+    """
     if probed.get("trace_probe_error"):
         print(f"{where}: could not ask whether replies carry a reasoning trace ({probed['trace_probe_error']})",
               flush=True)

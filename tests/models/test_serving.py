@@ -12,7 +12,7 @@ from stad_utils.models import embedded_model_path, open_client
 
 SERVE_THEN_WAIT = """
 import sys, time
-from stad_utils.models._serving import embedded_model_path, llama_servers
+from stad_utils.models import embedded_model_path, llama_servers
 with llama_servers(embedded_model_path(), alias="smollm2", n_servers=2) as urls:
     print(" ".join(urls), flush=True)
     time.sleep(600)

@@ -1,4 +1,4 @@
-"""The embedded model: a 135M model served by supervised llama.cpp servers on loopback.
+"""The embedded model: a 135M model served by supervised llama.cpp servers on loopback (``kind: embedded``).
 
 ``python -m stad_utils.models.embedded.build`` installs a llama.cpp build for this machine's
 architecture; ``python -m stad_utils.models.embedded.check`` asks it one question.

