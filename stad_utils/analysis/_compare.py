@@ -263,7 +263,8 @@ def help_comparison(items: Sequence[Outcome], model_a: str, model_b: str, *, fra
     differences = (per_task[model_a] - per_task[model_b]).dropna().to_numpy()
     return HelpNeeded(n=len(differences), mean_difference=float(differences.mean()) if len(differences) else None,
                       k_differs_on=int((differences != 0).sum()),
-                      wilcoxon_p=float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any() else 1.0)
+                      wilcoxon_p=(float(wilcoxon(differences, zero_method="zsplit").pvalue) if differences.any()
+                                  else 1.0))
 
 
 def profile_matrices(items: Sequence[Outcome], model_a: str, model_b: str, min_support: int = MIN_SUPPORT, *,

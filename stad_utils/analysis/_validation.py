@@ -196,7 +196,8 @@ def recovery(items: Sequence[Outcome], ladders: Sequence[Ladder], simulation: Si
         flagged=sorted(flagged), precision=hits / len(flagged) if flagged else math.nan,
         recall=hits / len(planted) if planted else math.nan, false_flags=len(flagged - planted),
         skills_recovered=flagged == planted, penalty=fit.estimate, penalty_low=fit.low, penalty_high=fit.high,
-        penalty_n=fit.n, penalty_recovered=bool(abs(fit.estimate - simulation.composition_penalty) <= penalty_tolerance))
+        penalty_n=fit.n,
+        penalty_recovered=bool(abs(fit.estimate - simulation.composition_penalty) <= penalty_tolerance))
 
 
 def power_curve(simulation: dict, sizes: Sequence[int], repetitions: int, *, seed: int = 0, alpha: float = 0.05,

@@ -37,7 +37,8 @@ def validity_checks(ladders: Sequence[Ladder], items: Sequence[Outcome]) -> Vali
       under ``on_failure``, where solved originals have no isolated answers.
     """
     leaking = [ladder.task_id for ladder in ladders if possible_leakage(ladder)]
-    solved_but_failed = (sum(k_category(o.k) == "independent" and False in o.isolated for o in items) if policy_of(items) == "full"
+    solved_but_failed = (sum(k_category(o.k) == "independent" and False in o.isolated for o in items)
+                         if policy_of(items) == "full"
                          else None)
     return Validity(possible_leakage=len(leaking), leaking_tasks=leaking[:20],
                     non_monotonic=sum(o.non_monotonic for o in items), solved_but_steps_failed=solved_but_failed)

@@ -78,7 +78,8 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
     ``ladder``: a `Ladder`; ``outcome``: the target's `Outcome` on it; ``verdicts``: its `Verdict`
     records on the task (the replies' answers are shown when given; later records win).
     """
-    latest: dict[tuple[str, int], Verdict] = {(verdict.variant, verdict.level): verdict for verdict in latest_verdicts(verdicts).values()
+    latest: dict[tuple[str, int], Verdict] = {
+        (verdict.variant, verdict.level): verdict for verdict in latest_verdicts(verdicts).values()
               if outcome_key(verdict) == outcome_key(outcome)}
     n_steps, k = len(ladder.steps), outcome.k
     fontsize, line = 15, 15 * 1.45 / 72  # points, and inches per line of text

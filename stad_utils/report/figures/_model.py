@@ -148,7 +148,8 @@ def plot_help_from_content(run: RunAnalysis):
     title = "Help from content: scaffold − placebo"
     table = pd.DataFrame([{"model": model, "level": entry.level, "value": entry.value, "low": entry.ci95[0],
                            "high": entry.ci95[1], "n": entry.n}
-                          for model, numbers in run.summary.models.items() for entry in numbers.help_from_content or []],
+                          for model, numbers in run.summary.models.items()
+                          for entry in numbers.help_from_content or []],
                          columns=["model", "level", "value", "low", "high", "n"])
     if table.empty:
         return placeholder(title, "no placebo question was answered")

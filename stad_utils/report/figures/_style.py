@@ -79,7 +79,8 @@ def k_label(k: int) -> str:
 
 def model_names(run: RunAnalysis | ComparisonTables) -> dict[str, str]:
     """Each model's legend name, marking simulated targets (unless their name already says so), ``$`` as typed."""
-    return {model: mathtext_plain(simulated_label(model, simulated)) for model, simulated in sorted(run.simulated.items())}
+    return {model: mathtext_plain(simulated_label(model, simulated))
+            for model, simulated in sorted(run.simulated.items())}
 
 
 def models_with_data(names: dict[str, str], present: Iterable[str]) -> tuple[dict[str, str], str]:
