@@ -53,6 +53,9 @@ n_tasks: int = 200  # generated tasks in the single run
 seed: int = 0  # seed of the tasks and of the simulated target's draws
 step_accuracy: dict = {"multiplication": 0.4, "default": 0.95}  # planted (the quickstart's): chance of doing a step of each skill alone ("default": every other skill)
 composition_penalty: float = 0.3  # planted (the quickstart's): chance that one link of a chain fails
+position_logit_drop: float = 0.0  # planted context: later steps harder (logit drop per later position; 0: none)
+length_logit_drop: float = 0.0  # planted context: longer tasks harder at every step (logit drop per extra step)
+task_logit_sd: float = 0.0  # planted context: tasks differ in difficulty (SD of a per-task logit shift)
 alpha: float = 0.05  # chance of flagging any skill of a target without weaknesses (family-wise)
 sizes: list = [25, 50, 100, 200]  # numbers of tasks on the power curve
 repetitions: int = 10  # runs per number of tasks on the power curve
@@ -65,7 +68,9 @@ from stad_utils.records import RunPaths
 from stad_utils.stages import validate
 
 result = validate.run(RunPaths(run_dir), validate.Params(
-    n_tasks=n_tasks, seed=seed, step_accuracy=step_accuracy, composition_penalty=composition_penalty, alpha=alpha,
+    n_tasks=n_tasks, seed=seed, step_accuracy=step_accuracy, composition_penalty=composition_penalty,
+    position_logit_drop=position_logit_drop, length_logit_drop=length_logit_drop, task_logit_sd=task_logit_sd,
+    alpha=alpha,
     sizes=sizes, repetitions=repetitions))
 print(f"{result.chain.target.model}: {len(result.chain.outcomes)} tasks, {result.chain.target.usage.calls} "
       "replies judged")
@@ -87,8 +92,8 @@ result.flags.round(3).assign(p_value=result.flags["p_value"].map(p_text), p_holm
 diagnosis, fit = result.diagnosis, result.penalty_fit
 print(diagnosis.headline)
 print(f"weak skills: {diagnosis.weak_skills}; composition failure: {diagnosis.composition_failure}")
-print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
-      f"(95% interval {fit['low']:.3f} to {fit['high']:.3f}, from {fit['n']} tasks)")
+print(f"planted {composition_penalty}; estimated {fit.estimate:.3f} "
+      f"(95% interval {fit.low:.3f} to {fit.high:.3f}, from {fit.n} tasks)")
 
 # %% [markdown]
 # The standard analysis of stage 6 on the same outcomes: a planted skill gap shows as a low

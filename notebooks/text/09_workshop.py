@@ -54,6 +54,7 @@
 
 # %%
 import time
+from dataclasses import asdict
 
 import matplotlib.pyplot as plt
 import pandas as pd
@@ -189,7 +190,7 @@ for n, run in chaining.items():
 # alone (`stad_utils.analysis.estimate_composition_penalty`, the estimate 08 uses):
 
 # %%
-pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}
+pd.DataFrame([{"tasks": n, "planted": composition_penalty, **asdict(run.penalty_fit())}
               for n, run in chaining.items()]).round(3)
 
 # %% [markdown]

@@ -38,6 +38,9 @@ class Params(StageParams):
     seed: int = 0
     step_accuracy: dict[str, float] = {"multiplication": 0.4, "default": 0.95}
     composition_penalty: float = 0.3
+    position_logit_drop: float = 0.0
+    length_logit_drop: float = 0.0
+    task_logit_sd: float = 0.0
     alpha: float = 0.05
     sizes: list[int] = [25, 50, 100, 200]
     repetitions: int = 10
@@ -70,7 +73,8 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     """Plant, run, diagnose, and draw the power curve; write ``validation.json``, ``power.csv`` and ``power.png``."""
     params = params or Params()
     simulation = {"step_accuracy": params.step_accuracy, "composition_penalty": params.composition_penalty,
-                  "seed": params.seed}
+                  "position_logit_drop": params.position_logit_drop, "length_logit_drop": params.length_logit_drop,
+                  "task_logit_sd": params.task_logit_sd, "seed": params.seed}
     planted = Simulation.model_validate(simulation)
     folder = paths.validation
     folder.mkdir(parents=True, exist_ok=True)
