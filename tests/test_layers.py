@@ -200,3 +200,18 @@ def test_the_repetition_finder_finds_a_copy(tmp_path):
 def test_no_code_written_twice():
     repeated = repeated_code(sorted(PACKAGE.rglob("*.py")))
     assert not repeated, f"the same {WINDOW} lines in several places: {sorted(repeated.values())[:5]}"
+
+
+def test_the_architecture_picture_is_the_code():
+    """docs/figures/architecture.png is drawn from the edges in architecture.json; both must be the code's."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from architecture_figure import EDGES, LAYERS, part_edges
+
+    drawn = json.loads(EDGES.read_text(encoding="utf-8"))
+    assert drawn["layers"] == LAYERS == SUBPACKAGES, "the picture's layers are test_layers' SUBPACKAGES"
+    assert drawn["edges"] == part_edges(), "the package's imports changed: run python scripts/architecture_figure.py"
+    rank = {part: depth for depth, part in enumerate(LAYERS)}
+    assert all(rank[importer] > rank[imported] for importer, imported in drawn["edges"])
