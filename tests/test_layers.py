@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import ast
 import io
+import sys
 import tokenize
 from collections import defaultdict
 from pathlib import Path
 
 from helpers import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from architecture_figure import EDGES, LAYERS, imports_of, modules, part_edges  # noqa: E402
 
 PACKAGE = ROOT / "stad_utils"
 
@@ -24,30 +29,12 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
-    """The ``stad_utils`` modules ``path`` imports, at its top or inside a function."""
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
-            found.add(target)
-            found |= {f"{target}.{alias.name}" for alias in node.names}  # `from . import columnar`
-    return found
-
-
 def import_graph() -> dict[str, set[str]]:
-    """Module → the ``stad_utils`` modules it imports (the package's ``__init__`` left out: it loads lazily)."""
-    paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
-    modules = set(paths) - {"stad_utils"}
-    return {name: {target for target in imports_of(path) if target in modules and target != name}
+    """Module → the ``stad_utils`` modules it imports, at its top or inside a function (a lazy import is still a
+    dependency); the package's ``__init__`` left out: it loads lazily. Read as the architecture picture reads it."""
+    paths = modules()
+    names = set(paths) - {"stad_utils"}
+    return {name: {target for target in imports_of(name, path) if target in names and target != name}
             for name, path in paths.items() if name != "stad_utils"}
 
 
@@ -205,10 +192,6 @@ def test_no_code_written_twice():
 def test_the_architecture_picture_is_the_code():
     """docs/figures/architecture.png is drawn from the edges in architecture.json; both must be the code's."""
     import json
-    import sys
-
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from architecture_figure import EDGES, LAYERS, part_edges
 
     drawn = json.loads(EDGES.read_text(encoding="utf-8"))
     assert drawn["layers"] == LAYERS == SUBPACKAGES, "the picture's layers are test_layers' SUBPACKAGES"

@@ -365,18 +365,7 @@ def compare_models(items: Sequence[Outcome], model_a: str, model_b: str, *, n_pe
     `profile_comparison` (descriptive). Its ``statement`` is written by
     `stad_utils.analysis.comparison_statement` (`compare_pair` adds it). ``frames``
     (`ModelFrames` of ``items``) lets the comparisons of many pairs share each model's frames;
-    the functions above take it too.
-
-    Examples
-    --------
-    >>> from stad_utils.records import Outcome
-    >>> def o(model, task, solved):
-    ...     return Outcome(task_id=task, model=model, source="s", n_steps=1, skills=["add"], curve=[solved],
-    ...                    isolated=[True], k=0 if solved else -1, non_monotonic=False, n_errors=0)
-    >>> items = [o("A", f"t{i}", i < 9) for i in range(12)] + [o("B", f"t{i}", i < 6) for i in range(12)]
-    >>> result = compare_models(items, "A", "B", n_permutations=50, n_resamples=200)
-    >>> result.difference_original.value, round(result.difference_original.p_value, 3)
-    (0.25, 0.25)
+    the functions above take it too. Example: `compare_pair`.
     """
     frames = frames or ModelFrames(items)
     pair = frames.records(model_a, model_b)

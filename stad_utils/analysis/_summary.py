@@ -246,7 +246,10 @@ def compare_pair(items: Sequence[Outcome], model_a: str, model_b: str, *, n_perm
     ...     return Outcome(task_id=task, model=model, source="s", n_steps=1, skills=["add"], curve=[solved],
     ...                    isolated=[True], k=0 if solved else -1, non_monotonic=False, n_errors=0)
     >>> items = [o("A", f"t{i}", i < 9) for i in range(12)] + [o("B", f"t{i}", i < 6) for i in range(12)]
-    >>> compare_pair(items, "A", "B", n_permutations=50, n_resamples=200).statement[:90]
+    >>> result = compare_pair(items, "A", "B", n_permutations=50, n_resamples=200)
+    >>> result.difference_original.value, round(result.difference_original.p_value, 3)
+    (0.25, 0.25)
+    >>> result.statement[:90]
     'On the 12 tasks both answered as asked, A solves 75% (95% CI 47%–91%, n = 12) and B 50% (9'
     """
     result = compare_models(items, model_a, model_b, n_permutations=n_permutations, n_resamples=n_resamples,

@@ -80,12 +80,8 @@ def minimal_scaffolding_level(curve: Sequence[bool | None]) -> int | None:
     >>> minimal_scaffolding_level([True, None])
     0
     """
-    for level, solved in enumerate(curve):
-        if solved is None:
-            return None
-        if solved:
-            return level
-    return UNRESOLVED_K
+    level, solved = _first_decisive(curve)
+    return UNRESOLVED_K if level is None else level if solved else None
 
 
 def first_unanswered_level(curve: Sequence[bool | None]) -> int | None:
@@ -96,12 +92,14 @@ def first_unanswered_level(curve: Sequence[bool | None]) -> int | None:
     >>> first_unanswered_level([False, None, True]), first_unanswered_level([True, None])
     (1, None)
     """
-    for level, solved in enumerate(curve):
-        if solved is None:
-            return level
-        if solved:
-            return None
-    return None
+    level, solved = _first_decisive(curve)
+    return level if solved is None else None
+
+
+def _first_decisive(curve: Sequence[bool | None]) -> tuple[int | None, bool | None]:
+    """(level, its entry) of the first level that decides k — solved (True) or unanswered (None) — or
+    (None, None) when every level was answered and failed: the one scan both rules read."""
+    return next(((level, solved) for level, solved in enumerate(curve) if solved is not False), (None, None))
 
 
 def is_non_monotonic(curve: Sequence[bool | None]) -> bool:

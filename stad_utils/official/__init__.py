@@ -18,9 +18,13 @@ Runs
     stad_utils.official import PATH… --run NAME``), `export_run` writes a run's official files
     (``python -m stad_utils.official export RUN --to DIR``; ``05_evaluate``'s ``export_official``).
 
+The published release
+    `load_release` reads the published scaffolded tasks (HF ``ibm-research/STaD``) as tasks the
+    ``oracle`` teacher serves (`release_task` per row).
+
 Prompts
-    ``prompts: official`` in an LLM teacher uses `load_official_prompts` and the ``fill_*`` /
-    ``read_*`` functions, which fill and read as the official helpers do.
+    The authors' prompts are read by `stad_utils.method.load_official_prompts` (``prompts: official``
+    in an LLM teacher), which the method owns.
 
 Examples
 --------
@@ -31,24 +35,6 @@ Examples
 
 from __future__ import annotations
 
-from ..method import (
-    OFFICIAL_REPOSITORY,
-    OFFICIAL_TAG,
-    REPO_VARIABLE,
-    OfficialPrompts,
-    OfficialRepoMissing,
-    fill_isolated,
-    fill_judge,
-    fill_scaffold,
-    fill_segment,
-    fill_step_answers,
-    load_official_prompts,
-    read_judge_reply,
-    read_judge_score,
-    read_rewritten_question,
-    read_segments,
-    read_step_answers,
-)
 from ._fields import (
     ANSWER,
     CATEGORY,
@@ -80,15 +66,11 @@ from ._release import RELEASE_FILES, load_release, release_task
 from ._rows import MODELLED, Imported, from_row, identity, official_score, task_id_for, to_row
 from ._run import Chain, ImportReport, chain_files, export_run, import_chain, read_chain
 
-__all__ = ['MODELLED', 'RELEASE_FILES', 'load_release', 'release_task',
-    "ANSWER", "CATEGORY", "CHAIN", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE", "EVALUATION",
-    "EVALUATION_SCORE", "FINAL", "GENERATION", "ID", "KINDS", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "QUESTION",
-    "REPO_VARIABLE", "Chain", "ImportReport", "chain_files", "export_run", "import_chain", "read_chain", "SCAFFOLDING",
-    "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE", "SCAFFOLDING_VERIFICATION",
-    "SOLUTION", "SUB_TASK", "SUB_TASK_ANSWER", "TEST", "FileKind", "Imported", "OfficialPrompts",
-    "OfficialRepoMissing", "file_name", "fill_isolated", "fill_judge", "fill_scaffold", "fill_segment",
-    "fill_step_answers", "from_row", "identity", "kind_of", "load_official_prompts", "official_score",
-    "read_judge_reply",
-    "read_judge_score", "read_official", "read_rewritten_question", "read_segments", "read_step_answers",
-    "task_id_for", "to_row", "write_official", "write_test_chain",
+__all__ = [
+    "ANSWER", "CATEGORY", "CHAIN", "Chain", "DECOMPOSITIONS", "DECOMPOSITION_EVALUATION", "DECOMPOSITION_SCORE",
+    "EVALUATION", "EVALUATION_SCORE", "FINAL", "FileKind", "GENERATION", "ID", "ImportReport", "Imported", "KINDS",
+    "MODELLED", "QUESTION", "RELEASE_FILES", "SCAFFOLDING", "SCAFFOLDING_EVALUATION", "SCAFFOLDING_SCORE",
+    "SCAFFOLDING_VERIFICATION", "SOLUTION", "SUB_TASK", "SUB_TASK_ANSWER", "TEST", "chain_files", "export_run",
+    "file_name", "from_row", "identity", "import_chain", "kind_of", "load_release", "official_score", "read_chain",
+    "read_official", "release_task", "task_id_for", "to_row", "write_official", "write_test_chain",
 ]
