@@ -6,7 +6,6 @@ import pytest
 
 from stad_utils.analysis import (
     UNRESOLVED,
-    ModelSummary,
     accuracy_scaffolded,
     bottleneck_attribution,
     help_from_content,
@@ -71,7 +70,7 @@ def test_solved_with_scaffolding_counts_a_later_success_after_an_error():
 
 def test_each_task_weighs_the_same_whatever_its_number_of_samples():
     items = [outcome("a", [True], sample=s) for s in range(3)] + [outcome("b", [False])]
-    assert summarize(items)["accuracy_original"]["value"] == 0.5
+    assert summarize(items).accuracy_original.value == 0.5
     shares = k_shares(items).set_index("k")
     assert shares.loc[0, "value"] == shares.loc[-1, "value"] == 0.5 and shares.loc[0, "n"] == 2
 
@@ -82,8 +81,8 @@ def test_agreeing_repeated_samples_give_the_single_sample_statistics():
     repeated = single + [o.model_copy(update={"sample": 1}) for o in single]
     one, two = summarize(single, n_resamples=200), summarize(repeated, n_resamples=200)
     for key in ("accuracy_original", "accuracy_scaffolded", "k_share", "bottlenecks", "per_skill", "success_by_level"):
-        assert one[key] == two[key], key
-    assert one["k_stability"] is None and two["k_stability"]["same_k"]["value"] == 1.0
+        assert getattr(one, key) == getattr(two, key), key
+    assert one.k_stability is None and two.k_stability.same_k.value == 1.0
 
 
 def test_k_stability_reports_tasks_whose_k_changes_between_samples():
@@ -94,9 +93,9 @@ def test_k_stability_reports_tasks_whose_k_changes_between_samples():
     assert table.loc["a", "same_k"] == 1.0 and table.loc["b", "same_k"] == 0.0
     assert table.loc["b", "k_by_sample"] == [1, 0] and table.loc["c", "k_by_sample"] == [None, 0]
     assert table.loc["c", "samples"] == 1
-    stability = summarize(items)["k_stability"]
-    assert stability["same_k"]["value"] == 0.5 and stability["same_k"]["n"] == 2  # c has one determined sample
-    assert stability["k_distribution_by_sample"] == {"0": {"0": 1, "1": 1}, "1": {"0": 3}}
+    stability = summarize(items).k_stability
+    assert stability.same_k.value == 0.5 and stability.same_k.n == 2  # c has one determined sample
+    assert stability.k_distribution_by_sample == {"0": {"0": 1, "1": 1}, "1": {"0": 3}}
 
 
 def test_help_from_content_pairs_scaffold_and_placebo_on_the_same_tasks():
@@ -128,8 +127,8 @@ def test_the_summary_is_strict_json_and_the_report_has_headed_tables():
 
 def test_an_empty_run_is_summarised_without_numbers():
     summary = summarize([])
-    assert summary["n_tasks"] == 0 and summary["accuracy_original"]["value"] is None
-    assert weakness_profile(ModelSummary.model_validate(summary)).startswith("No task was answered as asked")
+    assert summary.n_tasks == 0 and summary.accuracy_original.value is None
+    assert weakness_profile(summary).startswith("No task was answered as asked")
     assert skill_table([]).empty and success_by_level([]).empty
 
 

@@ -12,7 +12,6 @@ import pytest
 from scipy.stats import binomtest
 
 from stad_utils.analysis import (
-    ModelSummary,
     compare_pair,
     composition_gap,
     diagnosis_block,
@@ -51,11 +50,10 @@ def outcome(task_id, curve, isolated, skills, model="m"):
 
 def test_a_control_gets_no_claim_above_chance_and_no_bottleneck_skill_named():
     runs = [diagnosis_of(CONTROL, 60, seed) for seed in range(300, 320)]
-    claimed = sum(bool(d["weak_skills"]) or d["composition_failure"] for d in runs)
+    claimed = sum(bool(d.weak_skills) or d.composition_failure for d in runs)
     assert binomtest(claimed, len(runs), ALPHA, alternative="greater").pvalue > 0.05, f"{claimed} of {len(runs)}"
     chain = run_chain(90, {**CONTROL, "seed": 7}, seed=7)
-    profile = weakness_profile(ModelSummary.model_validate(summarize(chain.outcomes, n_resamples=0,
-                                                                         ladders=chain.ladders)))
+    profile = weakness_profile(summarize(chain.outcomes, n_resamples=0, ladders=chain.ladders))
     assert profile.startswith("No weakness detected: no skill stands out (")
     assert "bottleneck rate" not in profile and "isolated-vs-whole" not in profile
 
@@ -63,12 +61,12 @@ def test_a_control_gets_no_claim_above_chance_and_no_bottleneck_skill_named():
 def test_a_planted_weak_skill_is_named_alone_whatever_its_position():
     for seed in range(400, 405):
         diagnosis = diagnosis_of({"step_accuracy": {"subtraction": 0.5, "default": 0.95}}, 200, seed)
-        assert diagnosis["weak_skills"] == ["subtraction"], diagnosis["headline"]
-        assert not diagnosis["composition_failure"]
-        [evidence] = diagnosis["weak_skill_evidence"]
-        low, high = evidence["isolated_accuracy"]["ci95"]
-        assert evidence["effect"] > 0.2 and low <= 0.5 <= high
-        assert diagnosis["headline"].startswith("Its reasoning breaks at the skill: 'subtraction' (asked alone, right in")
+        assert diagnosis.weak_skills == ["subtraction"], diagnosis.headline
+        assert not diagnosis.composition_failure
+        [evidence] = diagnosis.weak_skill_evidence
+        low, high = evidence.isolated_accuracy.ci95
+        assert evidence.effect > 0.2 and low <= 0.5 <= high
+        assert diagnosis.headline.startswith("Its reasoning breaks at the skill: 'subtraction' (asked alone, right in")
 
 
 def test_composition_only_is_reported_in_words_with_no_skill_named():
@@ -76,16 +74,16 @@ def test_composition_only_is_reported_in_words_with_no_skill_named():
         chain = run_chain(200, {"step_accuracy": {"default": 0.95}, "composition_penalty": 0.35, "seed": seed},
                           seed=seed)
         summary = summarize(chain.outcomes, n_resamples=0, ladders=chain.ladders)
-        diagnosis = summary["diagnosis"]
-        assert diagnosis["weak_skills"] == [] and diagnosis["composition_failure"]
-        effect = diagnosis["composition_effect"]
-        assert effect["name"] == "composition gap" and effect["ci95"][1] < 0 and effect["n"] == len(chain.outcomes)
-        assert "fails to chain steps it can do alone" in weakness_profile(ModelSummary.model_validate(summary))
+        diagnosis = summary.diagnosis
+        assert diagnosis.weak_skills == [] and diagnosis.composition_failure
+        effect = diagnosis.composition_effect
+        assert effect.name == "composition gap" and effect.ci95[1] < 0 and effect.n == len(chain.outcomes)
+        assert "fails to chain steps it can do alone" in weakness_profile(summary)
 
 
 def test_two_weak_skills_are_ranked_by_severity():
     planted = {"step_accuracy": {"subtraction": 0.3, "addition": 0.7, "default": 0.95}}
-    ordered = [diagnosis_of(planted, 400, seed, families=["word"])["weak_skills"] for seed in range(600, 605)]
+    ordered = [diagnosis_of(planted, 400, seed, families=["word"]).weak_skills for seed in range(600, 605)]
     assert all(flagged == ["subtraction", "addition"] for flagged in ordered), ordered
 
 
@@ -95,14 +93,14 @@ def test_holm_is_applied_over_the_skills_and_the_composition_test():
              for skill in range(11) for i in range(20)]
     diagnosis = diagnosis_block(items)
     raw = weak_skill_tests(isolated_answers(items)).set_index("skill").loc["skill0", "p_value"]
-    assert 0.05 / 12 < raw < ALPHA and diagnosis["weak_skills"] == []
-    assert diagnosis["skills_tested"] == 11 and diagnosis["correction"].startswith("Holm")
-    assert diagnosis["smallest_detectable_effect"] > 0.1
-    assert "no skill stands out (11 skills tested; this sample detects only a deficit of about" in diagnosis["headline"]
+    assert 0.05 / 12 < raw < ALPHA and diagnosis.weak_skills == []
+    assert diagnosis.skills_tested == 11 and diagnosis.correction.startswith("Holm")
+    assert diagnosis.smallest_detectable_effect > 0.1
+    assert "no skill stands out (11 skills tested; this sample detects only a deficit of about" in diagnosis.headline
     # the same skill with ten times the answers is flagged
     many = [outcome(f"s{skill}-{i}", [True], [i % 20 >= 4 if skill == 0 else i % 20 != 0], [f"skill{skill}"])
             for skill in range(11) for i in range(200)]
-    assert diagnosis_block(many)["weak_skills"] == ["skill0"]
+    assert diagnosis_block(many).weak_skills == ["skill0"]
 
 
 def test_skills_with_too_few_answers_are_not_tested():
@@ -160,7 +158,7 @@ def test_07_compares_isolated_accuracy_per_skill_paired_and_corrected():
     table = skill_accuracy_comparison(items, "A", "B").set_index("skill")
     assert table.loc["sub", "differs"] and not table.loc["add", "differs"]
     assert table.loc["sub", "low"] > 0.5
-    statement = compare_pair(items, "A", "B", n_permutations=50, n_resamples=50)["statement"]
+    statement = compare_pair(items, "A", "B", n_permutations=50, n_resamples=50).statement
     assert "Asked alone, B is right less often than A at 'sub'" in statement
 
 
@@ -172,7 +170,7 @@ def test_the_composition_gap_is_zero_in_expectation_for_noisy_steps_without_a_ch
         items = [outcome(f"t{i}", [bool(rng.random() < 0.81), True], list(rng.random(2) < 0.9), ["a", "b"])
                  for i in range(90)]
         gap = composition_gap(items)
-        false_claims += gap["p_value"] < ALPHA
+        false_claims += gap.p_value < ALPHA
     assert false_claims <= 10
 
 
@@ -206,7 +204,7 @@ def test_the_funnel_counts_each_drop_reason():
                       verified=i != 1, drop_reason="teacher failed scaffold level(s) [1]" if i == 1 else None)
                for i in range(3)]
     evaluated = [outcome("t0", [True, True], [True, True], ["a", "b"])]
-    assert task_funnel(tasks, decompositions, ladders, evaluated) == {
+    assert task_funnel(tasks, decompositions, ladders, evaluated).as_dict() == {
         "loaded": 6, "consistent": 3, "verified": 2, "evaluated": 1,
         "dropped": {"no step": 1, "more than 6 steps": 1, "not decomposed yet": 1,
                     "teacher failed a scaffold level": 1, "no model evaluated": 1}}
@@ -225,9 +223,9 @@ def test_the_gsm8k_funnel_reports_every_drop(shared_data):
         decompositions = decompose(tasks, teacher)
         ladders = build_ladders(decompositions, teacher)
     funnel = task_funnel(tasks, decompositions, ladders, [])
-    assert (funnel["loaded"], funnel["consistent"], funnel["verified"]) == (1319, 1178, 1178)
-    assert funnel["dropped"]["last step ≠ gold answer"] == 92 and funnel["dropped"]["more than 6 steps"] == 30
-    assert funnel["dropped"]["no step"] == 18 and funnel["dropped"]["judge undecided on the last step"] == 1
+    assert (funnel.loaded, funnel.consistent, funnel.verified) == (1319, 1178, 1178)
+    assert funnel.dropped["last step ≠ gold answer"] == 92 and funnel.dropped["more than 6 steps"] == 30
+    assert funnel.dropped["no step"] == 18 and funnel.dropped["judge undecided on the last step"] == 1
 
 
 @pytest.mark.parametrize("policy", ["on_failure"])
@@ -235,7 +233,7 @@ def test_no_composition_claim_under_on_failure(policy):
     items = [outcome(f"t{i}", [False, True], [True, True], ["a", "b"]).model_copy(update={"policy": policy})
              for i in range(20)]
     diagnosis = diagnosis_block(items)
-    assert diagnosis["composition_effect"] is None and not diagnosis["composition_failure"]
+    assert diagnosis.composition_effect is None and not diagnosis.composition_failure
 
 
 def test_07_compares_composition_gaps_and_refuses_a_bootstrap_interval_below_30_tasks():
@@ -249,10 +247,10 @@ def test_07_compares_composition_gaps_and_refuses_a_bootstrap_interval_below_30_
         return items
 
     result = composition_comparison(pair(40), "A", "B", n_resamples=200)
-    assert result["A"]["value"] == -0.5 and result["B"]["value"] == 0 and result["A"]["name"] == "composition gap"
-    difference = result["difference"]
-    assert difference["value"] == -0.5 and difference["ci95"][1] < 0 and difference["p_value"] < 0.001
-    small = composition_comparison(pair(10), "A", "B")["difference"]
-    assert small["n"] == 10 and small["ci95"] == [None, None]
-    statement = compare_pair(pair(40), "A", "B", n_permutations=20, n_resamples=50)["statement"]
+    assert result.gaps["A"].value == -0.5 and result.gaps["B"].value == 0 and result.gaps["A"].name == "composition gap"
+    difference = result.difference
+    assert difference.value == -0.5 and difference.ci95[1] < 0 and difference.p_value < 0.001
+    small = composition_comparison(pair(10), "A", "B").difference
+    assert small.n == 10 and small.ci95 == [None, None]
+    statement = compare_pair(pair(40), "A", "B", n_permutations=20, n_resamples=50).statement
     assert "Composition gap (whole task − every step alone): A composition gap −50 points" in statement

@@ -50,19 +50,19 @@ def planted(n_tasks=80):
 
 def test_equal_accuracy_equal_help_but_different_bottleneck_skills_are_told_apart():
     result = compare_pair(planted(), "A", "B", n_permutations=300, n_resamples=200)
-    assert result["difference_original"]["value"] == 0 and result["help_needed"]["wilcoxon_p"] > 0.5
-    assert result["profile"]["p_value"] < 0.01 and result["profile"]["n_tasks"] == 80
-    assert result["profile"]["largest_difference"]["A"]["value"] in (0.0, 1.0)
+    assert result.difference_original.value == 0 and result.help_needed.wilcoxon_p > 0.5
+    assert result.profile.p_value < 0.01 and result.profile.n_tasks == 80
+    assert result.profile.largest_difference.rates["A"].value in (0.0, 1.0)
     assert "does not differ significantly, yet on the 80 tasks where both needed help they are blocked at different " \
-           "skills" in result["statement"]
+           "skills" in result.statement
 
 
 def test_identical_models_show_no_difference():
     items = [o for o in planted() if o.model == "A"]
     twin = [o.model_copy(update={"model": "A2"}) for o in items]
     result = compare_pair(items + twin, "A", "A2", n_permutations=200, n_resamples=200)
-    assert result["help_needed"]["k_differs_on"] == 0 and result["profile"]["p_value"] == 1.0
-    assert result["statement"].count("No significant difference") == 3
+    assert result.help_needed.k_differs_on == 0 and result.profile.p_value == 1.0
+    assert result.statement.count("No significant difference") == 3
 
 
 def test_a_better_model_is_detected_with_its_paired_difference():
@@ -71,11 +71,11 @@ def test_a_better_model_is_detected_with_its_paired_difference():
         items.append(outcome("strong", f"t{i}", ["add", "mul"], [True, True]))
         items.append(outcome("weak", f"t{i}", ["add", "mul"], [i % 4 == 0, i % 2 == 0]))
     result = compare_pair(items, "strong", "weak", n_permutations=100, n_resamples=500)
-    difference = result["difference_original"]
-    assert difference["value"] == 0.75 and difference["p_value"] < 0.001
-    assert difference["ci95"][0] > 0.5 and difference["ci95"][1] <= 0.9
-    assert result["help_needed"]["mean_difference"] < 0 and "weak needs" not in result["statement"]
-    assert "The difference is significant (McNemar exact p < 0.001, n = 40)" in result["statement"]
+    difference = result.difference_original
+    assert difference.value == 0.75 and difference.p_value < 0.001
+    assert difference.ci95[0] > 0.5 and difference.ci95[1] <= 0.9
+    assert result.help_needed.mean_difference < 0 and "weak needs" not in result.statement
+    assert "The difference is significant (McNemar exact p < 0.001, n = 40)" in result.statement
 
 
 def test_paired_levels_count_the_discordant_tasks_and_name_their_test():
@@ -117,8 +117,8 @@ def test_validity_checks():
     items = [outcome("m", "a", ["x", "y"], [False, True], [True, True]),
              outcome("m", "b", ["x", "y"], [True, False], [True, False])]
     checks = validity_checks([leaking, clean, coincidence], items)
-    assert checks["possible_leakage"] == 1 and checks["leaking_tasks"] == ["leak"]
-    assert checks["non_monotonic"] == 1 and checks["solved_but_steps_failed"] == 1
+    assert checks.possible_leakage == 1 and checks.leaking_tasks == ["leak"]
+    assert checks.non_monotonic == 1 and checks.solved_but_steps_failed == 1
 
 
 def test_compare_run_writes_every_pair_and_a_readable_table():
@@ -147,8 +147,8 @@ def test_sharing_each_models_frames_across_pairs_changes_no_number():
     shared = compare_run(items, [], n_permutations=200, n_resamples=200, min_support=3).as_dict()["comparisons"]
     alone = [compare_pair(items, a, b, n_permutations=200, n_resamples=200, min_support=3)
              for a, b in (("A", "B"), ("A", "C"), ("B", "C"))]
-    assert shared == alone
-    assert all(c["composition"]["difference"]["ci95"][0] is not None for c in alone)  # the bootstrap ran
+    assert shared == [pair.as_dict() for pair in alone]
+    assert all(pair.composition.difference.ci95[0] is not None for pair in alone)  # the bootstrap ran
     frames = ModelFrames(items)  # and the per-model frames, joined, are the frames of the pair's outcomes
     pair = [o for o in items if o.model in ("A", "C")]
     for joined, built in ((frames.answers("A", "C"), answer_frame(pair)), (frames.steps("A", "C"), step_frame(pair)),
@@ -163,7 +163,7 @@ def test_sharing_each_models_frames_across_pairs_changes_no_number():
 def test_too_few_tasks_still_give_a_sentence(n_tasks):
     items = [o for o in planted(2)[: 2 * n_tasks]]
     result = compare_pair(items, "A", "B", n_permutations=20, n_resamples=20)
-    assert result["statement"]
+    assert result.statement
 
 
 def test_a_run_without_answers_is_reported_in_words():

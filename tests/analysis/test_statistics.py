@@ -48,11 +48,10 @@ def outcome_sets(draw, min_size=1):
 def accuracies(items):
     """Every accuracy the summary reports, NaN-free for comparison."""
     summary = summarize(items, n_resamples=0)
-    values = {"as asked": summary["accuracy_original"]["value"],
-              "scaffolded": summary["accuracy_scaffolded"]["value"]}
-    values.update({f"level {e['level']}": e["value"] for e in summary["success_by_level"]})
-    values.update({f"k = {k}": e["value"] for k, e in summary["k_share"].items()})
-    values.update({f"{skill} alone": e["isolated_accuracy"]["value"] for skill, e in summary["per_skill"].items()})
+    values = {"as asked": summary.accuracy_original.value, "scaffolded": summary.accuracy_scaffolded.value}
+    values.update({f"level {e.level}": e.value for e in summary.success_by_level})
+    values.update({f"k = {k}": e.value for k, e in summary.k_share.items()})
+    values.update({f"{skill} alone": e.isolated_accuracy.value for skill, e in summary.per_skill.items()})
     return {name: value for name, value in values.items() if value is not None}
 
 

@@ -47,7 +47,7 @@ def test_the_funnel_counts_codes_not_sentences():
     ladders = [Ladder(task=task(0), teacher="t", steps=steps, scaffolds=["S?"], isolated=["I?", "J?"], verified=False,
                       drop_reason="out of tokens, reworded", drop_code="teacher_out_of_tokens")]
     funnel = task_funnel([task(0), task(1)], decompositions, ladders, [])
-    assert funnel["dropped"] == {"more than 6 steps": 1, "teacher ran out of tokens while reasoning": 1}
+    assert funnel.dropped == {"more than 6 steps": 1, "teacher ran out of tokens while reasoning": 1}
 
 
 def test_the_filters_set_the_codes():

@@ -8,7 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from stad_utils.analysis import compare_run  # noqa: E402
+from stad_utils.analysis import analyze_run, compare_run, comparison_tables  # noqa: E402
 from stad_utils.method import is_non_monotonic, minimal_scaffolding_level  # noqa: E402
 from stad_utils.records import Outcome  # noqa: E402
 from stad_utils.report import MAX_SHOWN, analysis_figures, comparison_figures  # noqa: E402
@@ -70,8 +70,9 @@ def texts_cut_off(fig) -> list[str]:
 
 def all_figures(items):
     plt.close("all")
+    run = analyze_run(items, n_resamples=50, max_shown=MAX_SHOWN)
     comparison = compare_run(items, [], n_permutations=50, n_resamples=50)
-    return {**analysis_figures(items, n_resamples=50), **comparison_figures(items, comparison)}
+    return {**analysis_figures(run), **comparison_figures(comparison, comparison_tables(items, max_shown=MAX_SHOWN))}
 
 
 def test_many_skills_are_folded_and_every_figure_fits_a_screen():
@@ -108,9 +109,10 @@ def test_repeated_samples_get_a_k_stability_figure_that_fits():
 
     items = [outcome(m, f"t{i}", ["add", "mul"], [s % 2 == 0, True], [True, True]).model_copy(update={"sample": s})
              for i in range(12) for s in range(3) for m in ("model-a", "a much longer simulated model name")]
-    fig = plot_k_stability(items)
+    run = analyze_run(items, n_resamples=20)
+    fig = plot_k_stability(run)
     assert not label_overlaps(fig) and not texts_cut_off(fig)
-    assert "k_stability" in analysis_figures(items, n_resamples=20)
+    assert "k_stability" in analysis_figures(run)
 
 
 def test_a_model_without_data_gets_no_slot_and_is_named_in_words():
@@ -118,7 +120,7 @@ def test_a_model_without_data_gets_no_slot_and_is_named_in_words():
 
     items = [outcome("model-a", f"t{i}", ["add", "mul"], [i % 2 == 0, True], [True, True]) for i in range(6)]
     items += [outcome("model-b", f"t{i}", ["add", "mul"], [None, None], [None, None]) for i in range(6)]
-    fig = plot_k_shares(items)
+    fig = plot_k_shares(analyze_run(items, n_resamples=0))
     legend = [text.get_text() for text in fig.legends[0].get_texts()]
     assert legend == ["model-a"] and "No data here for model-b" in fig.axes[0].get_title().replace("\n", " ")
 

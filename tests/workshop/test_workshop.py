@@ -35,7 +35,7 @@ def test_a_run_reads_back_the_diagnosis_of_each_target(tmp_path):
     assert run.accuracy_statement().startswith("On the ")
     assert set(run.seconds) >= {"01_tasks", "05_evaluate", "06_analyze", "07_compare", "total"}
     fit = run.penalty_fit("simulated:perfect")
-    assert fit["estimate"] == 0.0 and fit["n"] > 0  # a perfect target never fails to chain
+    assert fit.estimate == 0.0 and fit.n > 0  # a perfect target never fails to chain
     figure = run.evidence("simulated:skill-weak")
     assert figure.axes
     assert (run.folder / MARKER).is_file() and (run.folder / "summary.json").is_file()
