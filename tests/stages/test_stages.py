@@ -77,7 +77,7 @@ def test_stages_called_from_python_write_what_the_notebooks_write(tmp_path):
 def test_validate_from_python_writes_what_its_notebook_writes(tmp_path):
     small = {"n_tasks": 40, "sizes": [20, 40], "repetitions": 2}
     result = validate.run(RunPaths(tmp_path / "python"), validate.Params(**small))
-    assert result.found["flagged"] == result.diagnosis.weak_skills
+    assert result.found.flagged == result.diagnosis.weak_skills
     import papermill as pm
 
     pm.execute_notebook(str(NOTEBOOKS / "08_validate.ipynb"), str(tmp_path / "08.ipynb"), cwd=str(NOTEBOOKS),
