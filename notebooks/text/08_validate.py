@@ -80,8 +80,8 @@ print(f"{result.chain.target.model}: {len(result.chain.outcomes)} tasks, {result
 
 # %%
 found = result.found
-print(f"planted: {result.planted.weak_skills()}\nflagged: {found['flagged']}\n"
-      f"precision {found['precision']:.2f}, recall {found['recall']:.2f}")
+print(f"planted: {result.planted.weak_skills()}\nflagged: {found.flagged}\n"
+      f"precision {found.precision:.2f}, recall {found.recall:.2f}")
 result.flags.round(3).assign(p_value=result.flags["p_value"].map(p_text), p_holm=result.flags["p_holm"].map(p_text))
 
 # %% [markdown]

@@ -338,12 +338,11 @@ def flag_weak_skills(items: Sequence[Outcome], ladders: Sequence[Ladder] = (), *
 
     Examples
     --------
-    >>> def outcome(task, isolated):
-    ...     return Outcome(task_id=task, model="m", source="s", n_steps=2, skills=["add", "sub"] if task[1] < "5"
-    ...                    else ["sub", "add"], curve=[None, None], isolated=isolated, k=None, non_monotonic=False,
-    ...                    n_errors=0)
-    >>> table = flag_weak_skills([outcome(f"t{i}", [True, i % 4 == 0] if i < 50 else [i % 4 == 0, True])
-    ...                           for i in range(80)])
+    >>> def outcome(i):  # 'sub' is right one time in four, as step 2 of half the tasks and step 1 of the others
+    ...     skills, isolated = (["add", "sub"], [True, i % 4 == 0]) if i < 40 else (["sub", "add"], [i % 4 == 0, True])
+    ...     return Outcome(task_id=f"t{i}", model="m", source="s", n_steps=2, skills=skills, curve=[None, None],
+    ...                    isolated=isolated, k=None, non_monotonic=False, n_errors=0)
+    >>> table = flag_weak_skills([outcome(i) for i in range(80)])
     >>> table[["skill", "right", "asked", "flagged"]].to_dict(orient="records")  # doctest: +NORMALIZE_WHITESPACE
     [{'skill': 'sub', 'right': 20, 'asked': 80, 'flagged': True},
      {'skill': 'add', 'right': 80, 'asked': 80, 'flagged': False}]

@@ -309,7 +309,7 @@ class UsageRow(Record):
 class RunSummary(Record):
     """``summary.json``: per model its numbers, the task funnel, and what the run cost."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = 1  # a file written before the field existed is version 1
     funnel: Funnel | None
     models: dict[str, ModelSummary]
     usage: list[UsageRow] | None = None
@@ -497,7 +497,7 @@ class Validity(Record):
 class Comparison(Record):
     """``comparison.json``: every pair of models, the pair composition gaps and the validity checks."""
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = 1  # a file written before the field existed is version 1
     models: list[str]
     policy: Literal["full", "on_failure"]
     min_support: int

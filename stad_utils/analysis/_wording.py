@@ -149,7 +149,8 @@ def context_sentences(diagnosis: Diagnosis) -> list[str]:
     ...                       alpha=0.05, skills_tested=3, smallest_detectable_effect=None, inseparable=["average"],
     ...                       context=[ContextTest(context="position", slope=-0.04, informative=900,
     ...                                            p_adjusted=0.001, claimed=True, by_place=[])])
-    >>> print("\n".join(context_sentences(diagnosis)))  # doctest: +NORMALIZE_WHITESPACE
+    >>> for sentence in context_sentences(diagnosis):  # doctest: +NORMALIZE_WHITESPACE
+    ...     print(sentence)
     Steps late in a task are answered wrong more often, whatever their skill (accuracy asked alone falls by 4 points
     per later position, within skill and task length; Holm-adjusted p = 0.001).
     'average' is answered wrong more often than the other steps, but its steps seldom stand where another skill's

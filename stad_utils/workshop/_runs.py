@@ -46,7 +46,8 @@ TASK_OPTIONS: dict[str, Any] = {"families": ["word", "time"], "min_steps": 2, "m
 
 
 def simulated_target(name: str, step_accuracy: dict[str, float] | None = None, composition_penalty: float = 0.0,
-                     seed: int = 0) -> dict:
+                     seed: int = 0, *, position_logit_drop: float = 0.0, length_logit_drop: float = 0.0,
+                     task_logit_sd: float = 0.0) -> dict:
     """The endpoint block of a simulated target with planted weaknesses (05_evaluate's ``targets`` entry).
 
     Parameters
@@ -55,10 +56,16 @@ def simulated_target(name: str, step_accuracy: dict[str, float] | None = None, c
     step_accuracy : skill label → chance of doing a step of that skill alone; ``"default"``: every other skill.
     composition_penalty : the chance that one link of a chain fails although both steps would be done alone.
     seed : the seed of its draws.
+    position_logit_drop, length_logit_drop, task_logit_sd : context effects (`stad_utils.models.step_chance`):
+        later steps, longer tasks, harder tasks; the block names only those planted.
     """
+    context = {"position_logit_drop": position_logit_drop, "length_logit_drop": length_logit_drop,
+               "task_logit_sd": task_logit_sd}
     simulation = Simulation(step_accuracy=step_accuracy or {"default": 0.95},
-                            composition_penalty=composition_penalty, seed=seed)
-    return {"name": name, "kind": "simulated", "model": "planted-weakness", "simulation": simulation.model_dump()}
+                            composition_penalty=composition_penalty, seed=seed, **context)
+    unplanted = {effect for effect, value in context.items() if not value}
+    return {"name": name, "kind": "simulated", "model": "planted-weakness",
+            "simulation": simulation.model_dump(exclude=unplanted)}
 
 
 def _label(target: dict) -> str:

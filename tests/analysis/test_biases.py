@@ -64,10 +64,20 @@ def test_the_bottleneck_is_the_step_whose_provision_solved_the_task_not_the_earl
 
 
 def test_the_written_profile_names_a_skill_by_its_tested_isolated_accuracy_not_its_bottleneck_rate():
-    # every task needs steps 1 and 2 given, but only 'read' fails when asked alone
-    items = [outcome(f"t{i}", [False, False, True], [False, True, True]) for i in range(10)]
+    # every task needs steps 1 and 2 given, but only 'read' fails when asked alone; 'read' is step 1 of half the
+    # tasks and step 2 of the others, so it stands where 'sub' stands too
+    items = [outcome(f"t{i}", [False, False, True], [False, True, True] if i % 2 else [True, False, True],
+                     ["read", "sub", "mul"] if i % 2 else ["sub", "read", "mul"]) for i in range(20)]
     profile = weakness_profile(summarize(items))
     assert "'read' (asked alone, right in 0%" in profile and "'sub'" not in profile
+
+
+def test_a_skill_that_always_stands_alone_at_its_place_is_not_named_but_said_inseparable():
+    # 'read' is every first step and only 'read' is: a weak 'read' and a hard first step look the same
+    items = [outcome(f"t{i}", [False, False, True], [False, True, True]) for i in range(10)]
+    diagnosis = summarize(items).diagnosis
+    assert diagnosis.weak_skills == [] and diagnosis.inseparable == ["read"]
+    assert "cannot tell a weak 'read' from a hard place in its tasks, so neither is named" in diagnosis.headline
 
 
 def test_equal_accuracy_and_different_k_on_the_same_tasks_is_not_called_a_skill_difference():

@@ -15,7 +15,7 @@ from stad_utils.analysis import (
     compare_pair,
     composition_gap,
     diagnosis_block,
-    isolated_answers,
+    isolated_steps,
     paired_bootstrap,
     paired_difference_interval,
     paired_levels,
@@ -82,18 +82,28 @@ def test_composition_only_is_reported_in_words_with_no_skill_named():
 
 
 def test_two_weak_skills_are_ranked_by_severity():
+    planted = {"step_accuracy": {"subtraction": 0.3, "division": 0.7, "default": 0.95}}
+    ordered = [diagnosis_of(planted, 400, seed).weak_skills for seed in range(600, 605)]
+    assert all(flagged == ["subtraction", "division"] for flagged in ordered), ordered
+
+
+def test_a_weak_skill_whose_neighbours_are_weaker_still_is_not_named_but_said_unconfirmed():
+    # In word tasks a step adds or removes: 'addition' stands where 'subtraction' stands, and 'subtraction' is
+    # weaker; against those neighbours 'addition' is no worse. Precision first: it is left unconfirmed, in words.
     planted = {"step_accuracy": {"subtraction": 0.3, "addition": 0.7, "default": 0.95}}
-    ordered = [diagnosis_of(planted, 400, seed, families=["word"]).weak_skills for seed in range(600, 605)]
-    assert all(flagged == ["subtraction", "addition"] for flagged in ordered), ordered
+    for seed in range(600, 603):
+        diagnosis = diagnosis_of(planted, 400, seed, families=["word"])
+        assert diagnosis.weak_skills == ["subtraction"] and diagnosis.unconfirmed == ["addition"]
 
 
-def test_holm_is_applied_over_the_skills_and_the_composition_test():
-    # ten skills right 19 of 20 alone, one right 16 of 20: Fisher p ≈ 0.03, not significant after Holm over 12 tests
+def test_holm_is_applied_over_the_skills_the_context_and_the_composition_test():
+    # ten skills right 19 of 20 alone, one right 16 of 20 (every step the first of a one-step task, so all stand
+    # at one place): p ≈ 0.03, not significant after Holm over 14 tests (11 skills, 2 contexts, composition)
     items = [outcome(f"s{skill}-{i}", [True], [i >= 4 if skill == 0 else i != 0], [f"skill{skill}"])
              for skill in range(11) for i in range(20)]
     diagnosis = diagnosis_block(items)
-    raw = weak_skill_tests(isolated_answers(items)).set_index("skill").loc["skill0", "p_value"]
-    assert 0.05 / 12 < raw < ALPHA and diagnosis.weak_skills == []
+    raw = weak_skill_tests(isolated_steps(items)).set_index("skill").loc["skill0", "p_value"]
+    assert 0.05 / 14 < raw < ALPHA and diagnosis.weak_skills == [] and diagnosis.family_size == 14
     assert diagnosis.skills_tested == 11 and diagnosis.correction.startswith("Holm")
     assert diagnosis.smallest_detectable_effect > 0.1
     assert "no skill stands out (11 skills tested; this sample detects only a deficit of about" in diagnosis.headline
@@ -106,7 +116,7 @@ def test_holm_is_applied_over_the_skills_and_the_composition_test():
 def test_skills_with_too_few_answers_are_not_tested():
     items = [outcome(f"t{i}", [True, True], [i >= 3, True], ["rare" if i < 3 else "common", "common"])
              for i in range(30)]
-    assert "rare" not in set(weak_skill_tests(isolated_answers(items))["skill"])  # 3 < MIN_SUPPORT answers
+    assert "rare" not in set(weak_skill_tests(isolated_steps(items))["skill"])  # 3 < MIN_SUPPORT answers
 
 
 def test_the_newcombe_interval_covers_at_small_n_where_the_bootstrap_does_not():
@@ -139,10 +149,11 @@ def test_smallest_detectable_deficit_shrinks_with_more_answers_and_is_detected()
     small, large = (smallest_detectable_deficit(n, 10 * n, 0.95, alpha=0.005) for n in (20, 200))
     assert large < small < 0.95
     rng = np.random.default_rng(9)
-    detected = sum(weak_skill_tests(pd.DataFrame({
-        "skill": ["w"] * 200 + ["r"] * 2000,
-        "right": np.r_[rng.random(200) < 0.95 - large, rng.random(2000) < 0.95].astype(int)})).set_index(
-        "skill").loc["w", "p_value"] < 0.005 for _ in range(200))
+    # one-step tasks: every step stands at one place, where the task shuffle's law is Fisher's (p_exact), fast
+    steps = pd.DataFrame({"task_id": range(2200), "skill": ["w"] * 200 + ["r"] * 2000, "step": 1, "n_steps": 1})
+    detected = sum(weak_skill_tests(steps.assign(right=np.r_[rng.random(200) < 0.95 - large,
+                                                             rng.random(2000) < 0.95].astype(int)), shuffles=1
+                                    ).set_index("skill").loc["w", "p_exact"] < 0.005 for _ in range(200))
     assert 0.7 <= detected / 200 <= 0.9  # 80% by the arcsine approximation
 
 

@@ -195,14 +195,14 @@ def test_the_front_page_sentence_is_the_diagnosis_headline_else_the_weakness_pro
 
     numbers = ModelSummary.model_validate(summarize([]))
     numbers.weakness_profile, numbers.diagnosis.headline = "As asked, the model solves 50% …", ""
-    assert model_entry("m", numbers, None)["sentence"] == "As asked, the model solves 50% …"
+    assert model_entry("m", numbers, None).sentence == "As asked, the model solves 50% …"
     diagnosis = numbers.diagnosis
     diagnosis.headline, diagnosis.weak_skills = "m breaks at multiplication.", ["multiplication"]
     diagnosis.composition_effect = NamedEstimate(value=-0.25, ci95=[-0.5, -0.05], n=20, name="composition effect")
     diagnosis.test, diagnosis.correction = "one-sided binomial", "Holm"
     entry = model_entry("m", numbers, None)
-    assert entry["sentence"] == "m breaks at multiplication."
-    assert entry["facts"] == ["weak skills: multiplication",
+    assert entry.sentence == "m breaks at multiplication."
+    assert entry.facts == ["weak skills: multiplication",
                               "composition effect: −25 points (95% CI −50 to −5, n = 20)",
                               "test: one-sided binomial (Holm)"]
 
