@@ -98,7 +98,8 @@ def first_unanswered_level(curve: Sequence[bool | None]) -> int | None:
 
 def _first_decisive(curve: Sequence[bool | None]) -> tuple[int | None, bool | None]:
     """(level, its entry) of the first level that decides k — solved (True) or unanswered (None) — or
-    (None, None) when every level was answered and failed: the one scan both rules read."""
+    (None, None) when every level was answered and failed: the one scan both rules read.
+    """
     return next(((level, solved) for level, solved in enumerate(curve) if solved is not False), (None, None))
 
 
