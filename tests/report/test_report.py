@@ -168,7 +168,10 @@ def test_report_opens_on_its_front_page(evil_run, chromium):  # noqa: F811
     facts = page.locator(".stad-facts").inner_text()
     assert "6 loaded" in facts.replace("\n", " ") and "real model" in facts and "simulated" in facts
     assert page.locator(".stad-model-card").count() == len(MODELS)
-    assert page.locator(".stad-model-card img").count() == len(MODELS)
+    diagnoses = page.locator(".stad-model-card img[alt^='The tests behind the diagnosis']")
+    assert diagnoses.count() == len(MODELS)
+    for index in range(len(MODELS)):  # each figure as wide as the page's text, so its text stays ≥ 14 px high
+        assert diagnoses.nth(index).bounding_box()["width"] >= 960
     contents = page.locator(".stad-contents a").all_inner_texts()
     assert contents[0].startswith("Where each model breaks") and contents[-1].startswith("Failure browser")
     assert any(text.startswith("Stage 6") for text in contents) and any(text.startswith("Stage 7") for text in contents)
@@ -195,14 +198,14 @@ def test_the_front_page_sentence_is_the_diagnosis_headline_else_the_weakness_pro
 
     numbers = ModelSummary.model_validate(summarize([]))
     numbers.weakness_profile, numbers.diagnosis.headline = "As asked, the model solves 50% …", ""
-    assert model_entry("m", numbers, None)["sentence"] == "As asked, the model solves 50% …"
+    assert model_entry("m", numbers, None).sentence == "As asked, the model solves 50% …"
     diagnosis = numbers.diagnosis
     diagnosis.headline, diagnosis.weak_skills = "m breaks at multiplication.", ["multiplication"]
     diagnosis.composition_effect = NamedEstimate(value=-0.25, ci95=[-0.5, -0.05], n=20, name="composition effect")
     diagnosis.test, diagnosis.correction = "one-sided binomial", "Holm"
     entry = model_entry("m", numbers, None)
-    assert entry["sentence"] == "m breaks at multiplication."
-    assert entry["facts"] == ["weak skills: multiplication",
+    assert entry.sentence == "m breaks at multiplication."
+    assert entry.facts == ["weak skills: multiplication",
                               "composition effect: −25 points (95% CI −50 to −5, n = 20)",
                               "test: one-sided binomial (Holm)"]
 

@@ -39,6 +39,8 @@ ROW = 0.5
 """Inches per row of a skill: two lines of its name, or of its verdict."""
 VERDICT_INCHES = 2.5
 """Inches of the words beside each row (n and the verdict), right of the axes."""
+LABEL_BOX = {"facecolor": "white", "edgecolor": "none", "pad": 1.0}
+"""Behind a value written over a line: the line does not cross the words."""
 COLOURS_NOTE = "Lines: 95% intervals. Red: what the diagnosis claims (Holm-adjusted); grey: not claimed."
 
 
@@ -58,6 +60,7 @@ def _beside(ax, y: float, words: str, colour: str) -> None:
     """``words`` right of ``ax`` at data height ``y``, wrapped to `VERDICT_INCHES` (never inside 'p < 0.001')."""
     for sign in ("=", "<"):
         words = words.replace(f" {sign} ", f"\N{NO-BREAK SPACE}{sign}\N{NO-BREAK SPACE}")
+    words = words.replace("Holm p", "Holm\N{NO-BREAK SPACE}p")
     ax.text(1.03, y, wrap(words, VERDICT_INCHES), transform=ax.get_yaxis_transform(), va="center", fontsize=SMALL,
             color=colour)
 
@@ -210,11 +213,12 @@ def plot_context(numbers: ModelSummary, name: str):
     return fig
 
 
-def _verdict(numbers: ModelSummary) -> str:
-    """What one model's diagnosis claims, in a few words: its weak skills, a failure to chain, or neither."""
+def _verdict(numbers: ModelSummary, names: dict[str, str]) -> str:
+    """What one model's diagnosis claims, in a few words: its weak skills (by their ``names``), a failure to
+    chain, or neither."""
     diagnosis = numbers.diagnosis
-    claims = [f"weak skill{'s' if len(diagnosis.weak_skills) > 1 else ''}: {', '.join(diagnosis.weak_skills)}"
-              ] if diagnosis.weak_skills else []
+    weak = [names[skill].replace("\n", " ") for skill in diagnosis.weak_skills]
+    claims = [f"named weak: {'; '.join(weak)}"] if weak else []
     if diagnosis.composition_failure:
         claims.append("fails to chain")
     return "; ".join(claims) or "no weakness detected"
@@ -268,13 +272,14 @@ def plot_same_score_different_breaks(summary: RunSummary, models: Sequence[str],
     for index, (model, entry) in enumerate(zip(models, numbers)):
         label = mathtext_plain(simulated_label(model, entry.simulated))
         score_ax, skills_ax, gap_ax = axes[:, index]
-        score_ax.set_title(f"{wrap(label, column, TITLE)}\n{wrap(_verdict(entry), column, TITLE)}", fontsize=TITLE,
-                           color=CLAIMED if _verdict(entry) != "no weakness detected" else "black")
+        verdict = _verdict(entry, dict(zip(named, labels)))
+        score_ax.set_title(f"{wrap(label, column, TITLE)}\n{wrap(verdict, column, TITLE)}", fontsize=TITLE,
+                           color=CLAIMED if verdict != "no weakness detected" else "black")
         accuracy = entry.accuracy_original
         if accuracy.value is not None:
             _interval_row(score_ax, 0.2, accuracy, "black", "o")
             score_ax.text(accuracy.value, -0.35, f"{percent_text(accuracy.value)} ({_n(accuracy.n)})",
-                          ha="center", fontsize=SMALL)
+                          ha="center", fontsize=SMALL, bbox=LABEL_BOX)
         score_ax.set(xlim=(-0.02, 1.02), ylim=(0.7, -0.9), yticks=[], xticks=[0, 0.5, 1])
         score_ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
         tested = {e.skill: e for e in entry.diagnosis.tested_skills}
@@ -314,7 +319,8 @@ def _gap_ax(ax, numbers: ModelSummary) -> None:
     if effect and effect.value is not None:
         colour = CLAIMED if diagnosis.composition_failure else NOT_CLAIMED
         _interval_row(ax, 0.2, effect, colour, "D")
-        ax.text(effect.value, -0.35, f"{points(effect.value)} points", ha="center", fontsize=SMALL, color=colour)
+        ax.text(effect.value, -0.35, f"{points(effect.value)} points", ha="center", fontsize=SMALL, color=colour,
+                bbox=LABEL_BOX)
     else:
         ax.text(0, 0, "not computed", ha="center", va="center", fontsize=SMALL, color="dimgray")
     ax.axvline(0, color="black", linewidth=0.8)

@@ -14,6 +14,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from ...analysis import MIN_SUPPORT, ComparisonTables, RunAnalysis
 from ...method import k_order
@@ -273,11 +274,21 @@ LABELLED_TASKS = 30
 
 @projected
 def plot_k_stability(run: RunAnalysis):
-    """Per model and task, the k of each repeated sample: how stable is the diagnosis of one task?"""
+    """Per model and task, the k of each repeated sample: how stable is the diagnosis of one task?
+
+    One panel per model asked more than once per task, titled with the share of tasks with the same k in
+    every sample (``summary.json``'s ``k_stability``); models asked once are named in the note.
+    """
     title = "How stable is k across repeated samples?"
     table = run.stability
-    models = list(model_names(run))
-    tasks = sorted(table["task_id"].unique())
+    names = model_names(run)
+    repeated = table[table["k_by_sample"].map(len) > 1]
+    models = [model for model in names if model in set(repeated["model"])]
+    once = [names[model] for model in names if model not in models]
+    once_words = f"Asked once per task (not drawn): {', '.join(once)}." if once else ""
+    if not models:
+        return placeholder(title, f"no task was asked more than once. {once_words}")
+    tasks = sorted(repeated["task_id"].unique())
     labelled = len(tasks) <= LABELLED_TASKS
     fig, axes = plt.subplots(1, len(models), squeeze=False, sharey=True,
                              figsize=(WIDTH, 1.2 + (0.3 * len(tasks) if labelled else 5.0)))
@@ -285,20 +296,22 @@ def plot_k_stability(run: RunAnalysis):
     solved = [k for k in levels if k >= 0]
     colours = {**dict(zip(solved, sns.color_palette("viridis", n_colors=len(solved)))), -1: "indianred"}
     panel = WIDTH / len(models) - 0.3
-    shortened = short_names([model_names(run)[model] for model in models], 40)
+    shortened = short_names([names[model] for model in models], 40)
     for ax, model in zip(axes[0], models):
         rows = table[table["model"] == model].set_index("task_id").reindex(tasks)
         left = np.zeros(len(tasks))
         for k in [*levels, None]:
             counts = rows["k_by_sample"].map(lambda ks, k=k: sum(value == k for value in ks)
                                              if isinstance(ks, list) else 0)
-            ax.barh(range(len(tasks)), counts, left=left, height=1.0 if not labelled else 0.8,
+            ax.barh(range(len(tasks)), counts, left=left, height=0.8 if labelled else 1.0, linewidth=0,
                     color=colours.get(k, "lightgrey"), label=k_label(k) if k is not None else "undetermined")
             left += counts.to_numpy(dtype=float)
-        same = rows["same_k"].mean()
-        ax.set_title(wrap(f"{shortened[model_names(run)[model]]}: same k in every sample for {same:.0%} of tasks",
-                          panel), fontsize=SMALL)
+        stability = run.summary.models[model].k_stability
+        same = (f"same k in every sample for {stability.same_k.value:.0%} of tasks"
+                if stability is not None and stability.same_k.value is not None else "no task with two samples")
+        ax.set_title(wrap(f"{shortened[names[model]]}: {same}", panel), fontsize=SMALL)
         ax.set(xlabel="samples")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(False, axis="y")
         if labelled:
             ax.set_yticks(range(len(tasks)), [mathtext_plain(task) for task in tasks], fontsize=SMALL)
@@ -308,7 +321,8 @@ def plot_k_stability(run: RunAnalysis):
     if not labelled:
         axes[0][0].set_ylabel(f"{len(tasks)} tasks, in the order of their ids")
     axes[0][0].legend()
-    _finish(fig, title, "Each bar: one task's samples, coloured by the k each sample reached.", legend=axes[0][0])
+    _finish(fig, title, f"Each bar: one task's samples, coloured by the k each sample reached. {once_words}",
+            legend=axes[0][0])
     return fig
 
 

@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
+from cycler import cycler
 from matplotlib.patches import Patch
 
 from ...analysis import MIN_SUPPORT, UNRESOLVED, ComparisonTables, RunAnalysis, simulated_label, undetermined_words
@@ -63,8 +64,9 @@ def font_points(px: float, width: float = WIDTH) -> float:
 RC = {**sns.axes_style("whitegrid"), **sns.plotting_context("talk"),
       "font.size": TEXT, "axes.labelsize": TEXT, "axes.titlesize": TITLE, "xtick.labelsize": TEXT,
       "ytick.labelsize": TEXT, "legend.fontsize": SMALL, "legend.title_fontsize": SMALL, "figure.titlesize": SUPTITLE,
-      "figure.figsize": (WIDTH, 5.5), "axes.titlelocation": "left", "axes.titlepad": 8.0}
-"""The figures' matplotlib settings: seaborn's white grid, its "talk" lines and markers, the fonts above."""
+      "figure.figsize": (WIDTH, 5.5), "axes.titlelocation": "left", "axes.titlepad": 8.0,
+      "axes.prop_cycle": cycler(color=sns.color_palette("deep"))}
+"""The figures' matplotlib settings: seaborn's white grid, "deep" colours, "talk" lines and markers, the fonts above."""
 
 Params = ParamSpec("Params")
 Drawn = TypeVar("Drawn")
@@ -200,8 +202,11 @@ def _finish(fig, title: str, note: str = "", *, legend=None, keep: tuple | None 
     width = fig.get_figwidth()
     handles, labels = [], []
     if legend is not None and legend.get_legend() is not None:
-        handles, labels = legend.get_legend().legend_handles, [t.get_text() for t in legend.get_legend().get_texts()]
-        legend.get_legend().remove()
+        shown = legend.get_legend()
+        labels = [text.get_text() for text in shown.get_texts()]
+        own, own_labels = legend.get_legend_handles_labels()  # the artists themselves draw the best keys …
+        handles = own if own_labels == labels else shown.legend_handles  # … unless the legend was given others
+        shown.remove()
     heading = fig.suptitle(wrap(title, width - 2 * PAD, SUPTITLE), x=PAD / width, ha="left", va="top",
                            fontsize=SUPTITLE)
     heading.set_in_layout(False)  # its room is kept here: tight_layout would count it twice
@@ -267,7 +272,8 @@ def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: di
                 ax.bar(positions, value, width=width * 0.95, yerr=errors, color=colours[model], label=name, capsize=3))
         for drawn, n in zip(bars, rows["n"].fillna(0)):
             drawn.set_alpha(1.0 if n >= min_support else 0.35)
-    labels = readable([str(c) for c in order], 24 if horizontal else max(11, int(60 / max(1, len(order)))))
+    labels = (readable([str(c) for c in order], 24, lines=3 if len(names) >= 3 else 2) if horizontal
+              else readable([str(c) for c in order], max(11, int(60 / max(1, len(order))))))
     if horizontal:
         ax.set_yticks(range(len(order)), labels)
         ax.set_ylim(len(order) - 0.5, -0.5)  # most important first
