@@ -1,8 +1,9 @@
 """Every figure is legible projected 1,024 px wide: text at least 14 px high, nothing outside the figure,
-no two texts on top of each other.
+no two texts on top of each other, no two tick labels of an axis alike.
 
 The figures are built from one seeded simulated run of three targets on 200 generated tasks, with
-long skill names that differ only at their end and more skills than a figure names (`simulated_run`);
+long skill names that differ only at their end and more skills than a figure names (`simulated_run`),
+and from the saved example run (30 tasks, two simulated targets and a real model in two settings);
 ``python tests/report/test_figures_legible.py OUT`` writes each of them as a PNG 1,024 px wide, to look at.
 """
 
@@ -56,16 +57,26 @@ def simulated_run():
     return items, skills
 
 
+def run_figures(items, prefix: str = "") -> dict:
+    """06's and 07's figures of ``items``, and each model's front-page figures, by name."""
+    from stad_utils.analysis import analyze_run, compare_run, comparison_tables
+    from stad_utils.report import analysis_figures, comparison_figures, plot_context, plot_diagnosis
+
+    run = analyze_run(items, n_resamples=100)
+    comparison = compare_run(items, [], n_permutations=100, n_resamples=100)
+    figures = {**analysis_figures(run), **comparison_figures(comparison, comparison_tables(items))}
+    for index, (model, numbers) in enumerate(run.summary.models.items()):
+        figures[f"diagnosis_{index}"] = plot_diagnosis(numbers, model)
+        figures[f"context_{index}"] = plot_context(numbers, model)
+    return {f"{prefix}{name}": figure for name, figure in figures.items()}
+
+
 def all_figures(example_dir: Path) -> dict:
     """Every figure of the front page, 04, 06, 07, 08, the workshop and the method picture, by name."""
-    from stad_utils.analysis import analyze_run, compare_run, comparison_tables, power_curve, power_table
+    from stad_utils.analysis import analyze_run, power_curve, power_table
     from stad_utils.method import skill_summary
-    from stad_utils.records import open_run
+    from stad_utils.records import Outcome, RunPaths, open_run, read_records
     from stad_utils.report import (
-        analysis_figures,
-        comparison_figures,
-        plot_context,
-        plot_diagnosis,
         plot_method_ladder,
         plot_power,
         plot_same_score_different_breaks,
@@ -74,24 +85,24 @@ def all_figures(example_dir: Path) -> dict:
     )
 
     items, skills = simulated_run()
-    run = analyze_run(items, n_resamples=100)
-    comparison = compare_run(items, [], n_permutations=100, n_resamples=100)
-    figures = {**analysis_figures(run), **comparison_figures(comparison, comparison_tables(items))}
-    for index, (model, numbers) in enumerate(run.summary.models.items()):
-        figures[f"diagnosis_{index}"] = plot_diagnosis(numbers, model)
-        figures[f"context_{index}"] = plot_context(numbers, model)
-    figures["same_score_different_breaks"] = plot_same_score_different_breaks(run.summary, list(TARGETS)[:2])
+    figures = run_figures(items)
+    summary = analyze_run(items, n_resamples=0).summary
+    figures["same_score_different_breaks"] = plot_same_score_different_breaks(summary, list(TARGETS)[:2])
+    example = open_run(example_dir / "example")
+    figures.update(run_figures(read_records(RunPaths(example).outcomes, Outcome.model_validate), "example_"))
     planted = {"step_accuracy": {"subtraction": 0.4, "default": 0.95}, "composition_penalty": 0.3}
     figures["power"] = plot_power(power_table(power_curve(planted, (20, 40), 2), ["subtraction"]))
     figures["skill_shares"] = plot_skill_shares(skill_summary(skills))
-    figures["method"] = plot_method_ladder(*teaching_ladder(open_run(example_dir / "example")))
+    figures["method"] = plot_method_ladder(*teaching_ladder(example))
     return figures
 
 
-NAMES = ["k_distribution", "success_by_level", "bottlenecks", "skills", "help_from_content", "k_stability",
-         "compare_differences", "compare_bottlenecks", "compare_isolated_vs_whole", "compare_pair_gaps",
-         "diagnosis_0", "diagnosis_1", "diagnosis_2", "context_0", "context_1", "context_2",
-         "same_score_different_breaks", "power", "skill_shares", "method"]
+RUN = ["k_distribution", "success_by_level", "bottlenecks", "skills", "compare_differences", "compare_bottlenecks",
+       "compare_isolated_vs_whole", "compare_pair_gaps"]
+NAMES = [*RUN, "help_from_content", "k_stability", "diagnosis_0", "diagnosis_1", "diagnosis_2", "context_0",
+         "context_1", "context_2", "same_score_different_breaks", "power", "skill_shares", "method",
+         *(f"example_{name}" for name in RUN), *(f"example_{kind}_{i}" for kind in ("diagnosis", "context")
+                                                  for i in range(4))]
 
 
 # ------------------------------------------------------------------------------------------ what is drawn
@@ -147,6 +158,17 @@ def overlapping(texts: list[Text], fig, slack: float = 1.0) -> list[tuple[str, s
     return [(a, b) for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2) if box_a.overlaps(box_b)]
 
 
+def alike_tick_labels(fig) -> list[str]:
+    """Tick labels drawn twice on one axis: names cut where they differ."""
+    drawn = {id(text) for text in drawn_texts(fig)}
+    alike = []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            labels = [label.get_text() for label in axis.get_ticklabels() if id(label) in drawn and label.get_text()]
+            alike += sorted({label for label in labels if labels.count(label) > 1})
+    return alike
+
+
 def titles(fig) -> list[Text]:
     """The drawn suptitle and axes titles."""
     candidates = [fig._suptitle] + [title for ax in fig.axes for title in (ax.title, ax._left_title, ax._right_title)]
@@ -190,6 +212,33 @@ def test_no_two_texts_overlap(figures, name):
     assert not overlapping(drawn_texts(fig), fig), (name, overlapping(drawn_texts(fig), fig))
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_names_are_not_cut_where_they_differ(figures, name):
+    assert not alike_tick_labels(figures[name]), (name, alike_tick_labels(figures[name]))
+
+
+def test_the_bottleneck_figures_never_say_a_skill_is_missing(figures):
+    for name in ("bottlenecks", "skills", "compare_bottlenecks"):
+        words = " ".join(text.get_text() for text in drawn_texts(figures[name])).replace("\n", " ")
+        assert "where help started to work" in words and "not which skill is missing" in words, name
+        assert "turned failure into success" not in words, name
+
+
+def test_a_bottleneck_heatmap_of_one_skill_is_a_bar_chart():
+    from stad_utils.analysis import comparison_tables
+    from stad_utils.records import Outcome
+    from stad_utils.report.figures import plot_bottleneck_heatmap
+
+    items = [Outcome(task_id=f"t{i}", model=model, source="s", n_steps=2, skills=["multiplication", "addition"],
+                     curve=[i % 3 == 0, True], isolated=[True, True], k=0 if i % 3 == 0 else 1, non_monotonic=False,
+                     n_errors=0) for i in range(12) for model in ("model-a", "a model with a much longer name")]
+    fig = plot_bottleneck_heatmap(comparison_tables(items))
+    assert len(fig.axes) == 1 and len(fig.axes[0].patches) == 2  # no colour bar: a bar per model
+    assert "bottleneck rate of multiplication" in fig._suptitle.get_text().replace("\n", " ")
+    assert not too_small(fig) and not outside(fig) and not overlapping(drawn_texts(fig), fig)
+    plt.close(fig)
+
+
 def write_pngs(out: Path) -> None:
     """Each figure as ``OUT/<name>.png``, 1,024 px wide, as a projector shows it."""
     import tempfile
@@ -199,7 +248,7 @@ def write_pngs(out: Path) -> None:
         for name, fig in all_figures(Path(folder)).items():
             fig.savefig(out / f"{name}.png", dpi=SHOWN_PX / fig.get_figwidth())
             problems = {"small": too_small(fig), "outside": outside(fig),
-                        "overlapping": overlapping(drawn_texts(fig), fig)}
+                        "overlapping": overlapping(drawn_texts(fig), fig), "alike": alike_tick_labels(fig)}
             print(name, fig.get_size_inches().round(2).tolist(), {k: v for k, v in problems.items() if v})
             plt.close(fig)
 

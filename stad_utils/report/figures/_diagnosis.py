@@ -115,14 +115,14 @@ def _tested_words(tested: int, shown: int, weak: int) -> str:
     Examples
     --------
     >>> _tested_words(8, 8, 0), _tested_words(12, 12, 1)
-    ('every skill tested (8)', 'every skill tested (12)')
+    ('Every skill tested (8)', 'Every skill tested (12)')
     >>> _tested_words(20, 12, 1)
     '12 of the 20 skills tested: the one named weak, then the closest calls; the other 8 are not named'
     >>> _tested_words(13, 12, 0)
     '12 of the 13 skills tested, the closest calls; the other one is not named'
     """
     if shown >= tested:
-        return f"every skill tested ({tested})"
+        return f"Every skill tested ({tested})"
     first = {0: ", ", 1: ": the one named weak, then "}.get(weak, f": the {weak} named weak, then ")
     rest = "the other one is not named" if tested - shown == 1 else f"the other {tested - shown} are not named"
     return f"{shown} of the {tested} skills tested{first}the closest calls; {rest}"
@@ -164,7 +164,7 @@ def plot_diagnosis(numbers: ModelSummary, name: str, max_rows: int = DIAGNOSIS_R
     _gap_row(gap_ax, numbers)
     gap_ax.set_title("Composition gap (points): whole task − every step alone", fontsize=TITLE)
     for ax in (skills_ax, gap_ax):
-        ax.spines[["top", "right"]].set_visible(False)
+        ax.spines[["top", "right", "left"]].set_visible(False)
     _finish(fig, title, COLOURS_NOTE, keep=(skills_ax, ROW * rows))
     return fig
 
@@ -198,7 +198,7 @@ def plot_context(numbers: ModelSummary, name: str):
         lows, highs = values - bounds[:, 0], bounds[:, 1] - values
         ax.errorbar(places, values, yerr=[lows, highs], marker="o", color=colour, capsize=4, linewidth=2)
         for entry in shown:
-            ax.text(entry.place, 0.03, f"n={entry.n:g}", ha="center", fontsize=SMALL, color="dimgray")
+            ax.text(entry.place, 0.03, f"n={entry.n:g}", ha="center", fontsize=SMALL, color="dimgray", bbox=LABEL_BOX)
         claim = (f"falls: {-100 * (test.slope or 0):.0f} points per step, Holm {p_words(test.p_adjusted)}"
                  if test.claimed else f"no fall claimed (Holm {p_words(test.p_adjusted)})"
                  if test.informative else "not testable: no skill stands at two places here")
@@ -299,7 +299,7 @@ def plot_same_score_different_breaks(summary: RunSummary, models: Sequence[str],
         skills_ax.xaxis.set_major_formatter(lambda value, _: f"{value:.0%}")
         _gap_ax(gap_ax, entry)
         for ax in (score_ax, skills_ax, gap_ax):
-            ax.spines[["top", "right"]].set_visible(False)
+            ax.spines[["top", "right", "left"]].set_visible(False)
             ax.grid(False, axis="y")
     axes[0][0].set_ylabel("as asked", rotation=0, ha="right", va="center")
     axes[1][0].set_ylabel("" if named else "skills")

@@ -203,18 +203,26 @@ def plot_bottleneck_heatmap(run: RunAnalysis | ComparisonTables, min_support: in
     left_out = f"{dropped} skill(s) with fewer for every model left out. " if dropped else ""
     about = (f"The share of a skill's at-risk steps (next to give in a task still unsolved) that were the "
              f"bottleneck; {BOTTLENECK_WORDS}.")
-    if len(order) == 1:
+    if len(order) == 1:  # one skill: a bar per model, with its interval and n
         names = model_names(run)
-        bars = table[table["skill"] == order[0]].rename(columns={"bottleneck_rate": "value", "at_risk": "n",
-                                                                 "bottleneck_rate_low": "low",
-                                                                 "bottleneck_rate_high": "high"})
-        fig, ax = plt.subplots(figsize=(WIDTH, _bar_rows(1, len(names)) + 0.8))
-        missing = _grouped_bars(ax, bars, "skill", order, names, horizontal=True, min_support=min_support,
-                                colours=model_colours(names))
-        ax.set(xlabel="bottleneck rate", xlim=(0, 1))
-        counts = ", ".join(f"{names[m]} n = {n:g}" for m, n in zip(bars["model"], bars["n"]))
-        _finish(fig, title, f"{about} At-risk steps: {counts}; bars: 95% Wilson intervals; faded: n < {min_support}. "
-                            f"{left_out}{missing}{_left_out(run)}", legend=ax)
+        bars = table[table["skill"] == order[0]].set_index("model").reindex(list(names)).dropna(subset=["at_risk"])
+        colours = model_colours(names)
+        values = bars["bottleneck_rate"].to_numpy(dtype=float)
+        errors = np.clip(np.nan_to_num([values - bars["bottleneck_rate_low"].to_numpy(dtype=float),
+                                        bars["bottleneck_rate_high"].to_numpy(dtype=float) - values]), 0, None)
+        fig, ax = plt.subplots(figsize=(WIDTH, 0.6 * len(bars) + 0.8))
+        drawn = ax.barh(range(len(bars)), values, height=0.7, xerr=errors, capsize=3,
+                        color=[colours[model] for model in bars.index])
+        for bar, n in zip(drawn, bars["at_risk"]):
+            bar.set_alpha(1.0 if n >= min_support else 0.35)
+        labels, key = _short_model_labels(run, list(bars.index))
+        ax.set_yticks(range(len(bars)), labels)
+        ax.set(xlabel="bottleneck rate", xlim=(0, 1), ylim=(len(bars) - 0.5, -0.5))
+        ax.grid(False, axis="y")
+        counts = ", ".join(f"{names[m]} n = {n:g}" for m, n in bars["at_risk"].items())
+        _finish(fig, f"Where help started to work: bottleneck rate of {mathtext_plain(order[0])}",
+                f"{about} At-risk steps: {counts}; bars: 95% Wilson intervals; faded: n < {min_support}. "
+                f"{left_out}{key}{_left_out(run)}", keep=(ax, 0.6 * len(bars)))
         return fig
     rate, risk = rate.loc[order], risk.loc[order]
     shown = rate.where(risk >= min_support)

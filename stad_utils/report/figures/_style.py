@@ -209,7 +209,6 @@ def _finish(fig, title: str, note: str = "", *, legend=None, keep: tuple | None 
         shown.remove()
     heading = fig.suptitle(wrap(title, width - 2 * PAD, SUPTITLE), x=PAD / width, ha="left", va="top",
                            fontsize=SUPTITLE)
-    heading.set_in_layout(False)  # its room is kept here: tight_layout would count it twice
     caption = fig.text(PAD / width, 0, wrap(note, width - 2 * PAD), ha="left", va="top", fontsize=SMALL,
                        color="dimgray") if note else None
     key = fig.legend(handles, labels, loc="lower center", ncol=_legend_columns(labels, width - 2 * PAD),
@@ -230,7 +229,9 @@ def _finish(fig, title: str, note: str = "", *, legend=None, keep: tuple | None 
             caption.set_y(1 - (PAD + inches(heading) + PAD / 2) / height)
         if key:
             key.set_bbox_to_anchor((0.5, PAD / height), transform=fig.transFigure)
+        heading.set_in_layout(False)  # its room is kept above: tight_layout would count it twice …
         fig.tight_layout(rect=(0, bottom / height, 1, 1 - top / height))
+        heading.set_in_layout(True)  # … but savefig(bbox_inches="tight") must keep it
 
     place(fig.get_figheight() + top + bottom)
     for _ in range(4 if keep is not None else 0):  # the other axes take their share of what is added
