@@ -1,8 +1,9 @@
-"""The figures, for a projector: legible at 1,024 px wide, one message each, intervals and counts on every rate.
+"""The figures, for a projector: legible 1,024 px wide, one message each, intervals and counts on every rate.
 
-``_style`` is what they share; ``_model`` draws one run's models, ``_compare`` two or more on the
-same tasks, ``_diagnosis`` the evidence beside each model's diagnosis (and targets side by side), ``_method`` the method in
-one picture, ``_skills`` the skill map, ``_power`` 08's power curve.
+``_style`` is what they share (one size and set of fonts); ``_model`` draws one run's models,
+``_compare`` two or more on the same tasks, ``_diagnosis`` the evidence beside each model's diagnosis
+(and targets side by side), ``_method`` the method in one picture, ``_skills`` the skill map,
+``_power`` 08's power curve.
 """
 
 from __future__ import annotations

@@ -45,13 +45,13 @@ def plot_paired_differences(comparison: Comparison):
     ax.set_xticks(range(len(levels)), [f"{level}\nn≥{tasks[level]}" for level in levels])
     ax.axhline(0, color="black", linewidth=1)
     ax.set(xlabel="scaffold level j; n = tasks both answered", ylabel="success A − B", ylim=(-1, 1))
-    _finish(fig, title, "95% Newcombe score intervals (one sample per task); paired bootstrap with repeated samples, "
-                        "none below 30 tasks.", legend=ax)
+    _finish(fig, title, "95% Newcombe score intervals (one sample per task); paired bootstrap with repeated "
+                        "samples, none below 30 tasks.", legend=ax)
     return fig
 
 
 def _gap_words(gap: float, low: float, high: float, n: float, min_support: int) -> str:
-    """A cell of the pair-gap heatmap: the gap and its interval in points, and its tasks (only n below ``min_support``)."""
+    """One cell of the pair-gap heatmap: the gap and its interval in points and its tasks (n only under the support)."""
     return (f"{points(gap)}\n[{points(low)}, {points(high)}]\nn={n:.0f}" if n >= min_support else f"n={n:.0f}")
 
 
@@ -81,9 +81,9 @@ def plot_pair_gaps(tables: ComparisonTables, min_support: int = MIN_SUPPORT):
     # one panel per model, one under the other and sharing the skills of the last step, so that their titles
     # and cells have the figure's width; one colour bar for all
     fig = plt.figure(figsize=(WIDTH, len(names) * (0.7 * len(firsts) + 0.5) + 1.0))
-    grid = fig.add_gridspec(len(names), 2, width_ratios=[1, 0.025])
-    bar_ax = fig.add_subplot(grid[:, 1])
-    panels = [fig.add_subplot(grid[index, 0]) for index in range(len(names))]
+    layout = fig.add_gridspec(len(names), 2, width_ratios=[1, 0.025])
+    bar_ax = fig.add_subplot(layout[:, 1])
+    panels = [fig.add_subplot(layout[index, 0]) for index in range(len(names))]
     for index, (ax, model) in enumerate(zip(panels, names)):
         rows = supported[supported["model"] == model].assign(
             label=lambda t: [_gap_words(g, lo, hi, n, min_support)

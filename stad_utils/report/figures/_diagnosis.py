@@ -67,7 +67,8 @@ def _beside(ax, y: float, words: str, colour: str) -> None:
 
 def _skill_rows(ax, shown: Sequence[TestedSkill | None], labels: Sequence[str]) -> bool:
     """Each tested skill asked alone (●) against the other steps at its places (○), red when named weak, its n
-    and verdict beside; ``None``: a skill not tested here. True when like was compared with like (version 2 on)."""
+    and verdict beside; ``None``: a skill not tested here. True when like was compared with like (version 2 on).
+    """
     like_with_like = any(entry is not None and entry.comparable_accuracy is not None for entry in shown)
     for y, entry in enumerate(shown):
         if entry is None:
@@ -215,7 +216,8 @@ def plot_context(numbers: ModelSummary, name: str):
 
 def _verdict(numbers: ModelSummary, names: dict[str, str]) -> str:
     """What one model's diagnosis claims, in a few words: its weak skills (by their ``names``), a failure to
-    chain, or neither."""
+    chain, or neither.
+    """
     diagnosis = numbers.diagnosis
     weak = [names[skill].replace("\n", " ") for skill in diagnosis.weak_skills]
     claims = [f"named weak: {'; '.join(weak)}"] if weak else []

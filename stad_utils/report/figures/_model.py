@@ -226,11 +226,11 @@ def plot_bottleneck_heatmap(run: RunAnalysis | ComparisonTables, min_support: in
         return fig
     rate, risk = rate.loc[order], risk.loc[order]
     shown = rate.where(risk >= min_support)
-    labels = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"), "")
+    cells = np.where(risk >= min_support, shown.map(lambda v: f"{v:.2f}") + risk.map(lambda n: f"\nn={n:g}"), "")
     columns, key = _short_model_labels(run, list(rate.columns))
     fig, (ax, bar_ax) = plt.subplots(1, 2, figsize=(WIDTH, 1.0 + 0.62 * rate.shape[0]),
                                      gridspec_kw={"width_ratios": [1, 0.03]})
-    _annotated_heatmap(ax, shown, labels, readable(order), columns, cbar_ax=bar_ax, vmin=0, vmax=1, cmap="rocket_r")
+    _annotated_heatmap(ax, shown, cells, readable(order), columns, cbar_ax=bar_ax, vmin=0, vmax=1, cmap="rocket_r")
     bar_ax.set_ylabel("bottleneck rate")
     ax.set(xlabel="", ylabel="")
     _finish(fig, title, f"{about} n = at-risk steps; grey: n < {min_support}. {left_out}{key}{_left_out(run)}",

@@ -15,7 +15,7 @@ import functools
 import math
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -38,7 +38,7 @@ SHOWN_PX = 1024
 MIN_PX = 14
 """The smallest text, in pixels, at `SHOWN_PX` wide."""
 WIDTH = 10.0
-"""Inches: the width of every figure (the method picture, a page of its own, is wider and sizes its fonts by `font_points`)."""
+"""Inches: the width of every figure (the method picture, a page of its own, is wider: `font_points` sizes its text)."""
 SMALL, TEXT, TITLE, SUPTITLE = 11.5, 13.0, 14.0, 17.0
 """Font sizes in points: notes, legends and cell labels; tick and axis labels; panel titles; the figure's title."""
 EM = 0.56
@@ -190,7 +190,7 @@ def _legend_columns(labels: Sequence[str], inches: float) -> int:
     return max(1, min(len(labels), math.floor(inches / column)))
 
 
-def _finish(fig, title: str, note: str = "", *, legend=None, keep: tuple | None = None) -> None:
+def _finish(fig, title: str, note: str = "", *, legend=None, keep: tuple[Any, float] | None = None) -> None:
     """Lay a figure out for the projector: its title and a grey ``note`` above the axes, left-aligned and wrapped
     to the figure's width; the entries of ``legend`` (an Axes, whose own legend moves) under the axes, as many
     side by side as fit. The figure grows by what these take, so that the axes keep the height they were
@@ -234,8 +234,10 @@ def _finish(fig, title: str, note: str = "", *, legend=None, keep: tuple | None 
         heading.set_in_layout(True)  # … but savefig(bbox_inches="tight") must keep it
 
     place(fig.get_figheight() + top + bottom)
-    for _ in range(4 if keep is not None else 0):  # the other axes take their share of what is added
-        ax, wanted = keep
+    if keep is None:
+        return
+    ax, wanted = keep
+    for _ in range(4):  # the other axes take their share of what is added
         short = wanted - ax.get_position().height * fig.get_figheight()
         if short < 0.01:
             break
@@ -289,7 +291,8 @@ def _grouped_bars(ax, table: pd.DataFrame, category: str, order: list, names: di
 def _annotated_heatmap(ax, values: pd.DataFrame, labels: np.ndarray, rows: list[str], columns: list[str], *,
                        cbar_ax=None, **colours) -> None:
     """A heatmap whose cells carry their own text (value and count), grey where there is no value; its colour
-    bar in ``cbar_ax`` (none without)."""
+    bar in ``cbar_ax`` (none without).
+    """
     ax.set_facecolor("lightgrey")
     sns.heatmap(values, annot=labels, fmt="", ax=ax, annot_kws={"fontsize": SMALL}, cbar=cbar_ax is not None,
                 cbar_ax=cbar_ax, linewidths=1, linecolor="white", **colours)
