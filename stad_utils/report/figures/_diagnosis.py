@@ -257,7 +257,7 @@ def plot_same_score_different_breaks(summary: RunSummary, models: Sequence[str],
     ...     return Outcome(task_id=task, model=model, source="s", n_steps=1, skills=["add"], curve=[solved],
     ...                    isolated=[True], k=0 if solved else -1, non_monotonic=False, n_errors=0)
     >>> summary = analyze_run([o(m, f"t{i}", i % 2 == 0) for m in "AB" for i in range(10)], n_resamples=0).summary
-    >>> [ax.get_title() for ax in plot_same_score_different_breaks(summary, ["A", "B"]).axes[:2]]
+    >>> [ax.get_title(loc="left") for ax in plot_same_score_different_breaks(summary, ["A", "B"]).axes[:2]]
     ['A\\nno weakness detected', 'B\\nno weakness detected']
     """
     missing = [model for model in models if model not in summary.models]

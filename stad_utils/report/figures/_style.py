@@ -87,8 +87,9 @@ def wrap(text: str, inches: float, size: float = SMALL) -> str:
     Examples
     --------
     >>> print(wrap("the share of tasks that needed help, per skill of the bottleneck step", 3))
-    the share of tasks that needed help, per
-    skill of the bottleneck step
+    the share of tasks that needed
+    help, per skill of the bottleneck
+    step
     """
     return textwrap.fill(text, max(8, int(inches * 72 / (EM * size))))
 
