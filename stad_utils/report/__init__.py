@@ -23,6 +23,7 @@ from .figures import (
     plot_k_stability,
     plot_method_ladder,
     plot_power,
+    plot_same_score_different_breaks,
     plot_skill_shares,
     readable,
     teaching_ladder,
@@ -32,6 +33,7 @@ __all__ = [
     "plot_context",
     "MAX_SHOWN", "analysis_figures", "comparison_figures", "comparison_report", "comparison_table",
     "decomposition_table", "ladder_table", "markdown_text", "model_entry", "plot_diagnosis", "plot_k_shares",
-    "plot_k_stability", "plot_method_ladder", "plot_power", "plot_skill_shares", "readable", "sanitise",
-    "task_table", "teaching_ladder", "usage_report", "usage_table", "write_html_report", "written_report",
+    "plot_k_stability", "plot_method_ladder", "plot_power", "plot_same_score_different_breaks", "plot_skill_shares",
+    "readable", "sanitise", "task_table", "teaching_ladder", "usage_report", "usage_table", "write_html_report",
+    "written_report",
 ]

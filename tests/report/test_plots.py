@@ -75,6 +75,12 @@ def all_figures(items):
     return {**analysis_figures(run), **comparison_figures(comparison, comparison_tables(items, max_shown=MAX_SHOWN))}
 
 
+def words(fig) -> str:
+    """Every text of a figure (its title and note, its axes' texts and titles), on one line."""
+    texts = [*fig.texts, *(text for ax in fig.axes for text in (*ax.texts, ax.title, ax._left_title))]
+    return " ".join(text.get_text() for text in texts).replace("\n", " ")
+
+
 def test_many_skills_are_folded_and_every_figure_fits_a_screen():
     figures = all_figures(many_skills_run())
     assert "help_from_content" in figures
@@ -91,17 +97,15 @@ def test_a_run_without_any_answer_gets_placeholders():
     items = [outcome(m, f"t{i}", ["add", "mul"], [None, None], [None, None]) for i in range(4)
              for m in ("model-a", "model-b")]
     for name, fig in all_figures(items).items():
-        texts = " ".join(text.get_text() for ax in fig.axes for text in ax.texts).replace("\n", " ")
+        texts = words(fig)
         assert "no answered tasks" in texts or "no task with a determined k" in texts or "no isolated step" in texts \
             or "no step was at risk" in texts, (name, texts)
 
 
 def test_pair_gaps_are_refused_under_on_failure():
     figures = all_figures(many_skills_run(n_tasks=60, policy="on_failure"))
-    texts = " ".join(text.get_text() for ax in figures["compare_pair_gaps"].axes for text in ax.texts)
-    assert "not computed under policy on_failure" in texts.replace("\n", " ")
-    subtitle = figures["success_by_level"].axes[0].get_title()
-    assert "on_failure" in subtitle
+    assert "not computed under policy on_failure" in words(figures["compare_pair_gaps"])
+    assert "on_failure" in words(figures["success_by_level"])
 
 
 def test_repeated_samples_get_a_k_stability_figure_that_fits():
@@ -122,7 +126,7 @@ def test_a_model_without_data_gets_no_slot_and_is_named_in_words():
     items += [outcome("model-b", f"t{i}", ["add", "mul"], [None, None], [None, None]) for i in range(6)]
     fig = plot_k_shares(analyze_run(items, n_resamples=0))
     legend = [text.get_text() for text in fig.legends[0].get_texts()]
-    assert legend == ["model-a"] and "No data here for model-b" in fig.axes[0].get_title().replace("\n", " ")
+    assert legend == ["model-a"] and "No data here for model-b" in words(fig)
 
 
 def test_long_skill_names_are_never_cut_where_they_differ():

@@ -168,7 +168,10 @@ def test_report_opens_on_its_front_page(evil_run, chromium):  # noqa: F811
     facts = page.locator(".stad-facts").inner_text()
     assert "6 loaded" in facts.replace("\n", " ") and "real model" in facts and "simulated" in facts
     assert page.locator(".stad-model-card").count() == len(MODELS)
-    assert page.locator(".stad-model-card img").count() == len(MODELS)
+    diagnoses = page.locator(".stad-model-card img[alt^='The tests behind the diagnosis']")
+    assert diagnoses.count() == len(MODELS)
+    for index in range(len(MODELS)):  # each figure as wide as the page's text, so its text stays ≥ 14 px high
+        assert diagnoses.nth(index).bounding_box()["width"] >= 960
     contents = page.locator(".stad-contents a").all_inner_texts()
     assert contents[0].startswith("Where each model breaks") and contents[-1].startswith("Failure browser")
     assert any(text.startswith("Stage 6") for text in contents) and any(text.startswith("Stage 7") for text in contents)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Sequence
 
@@ -9,6 +10,7 @@ import matplotlib.pyplot as plt
 
 from ...method import k_category
 from ...records import Outcome, Verdict, latest_verdicts, outcome_key
+from ._style import MIN_PX, font_points, projected
 
 # ------------------------------------------------------------------------------------------ the method, on one ladder
 
@@ -69,6 +71,7 @@ def teaching_ladder(run_dir, model: str | None = None, task_id: str | None = Non
     return ladders[chosen.task_id], chosen, verdicts
 
 
+@projected
 def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, width: float = 14.0,
                        title: str = "One task, asked with more and more help"):
     """The method on one real ladder: the original question and each scaffold level with the steps it
@@ -83,6 +86,7 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
               if outcome_key(verdict) == outcome_key(outcome)}
     n_steps, k = len(ladder.steps), outcome.k
     fontsize, line = 15, 15 * 1.45 / 72  # points, and inches per line of text
+    smallest = max(13, math.ceil(font_points(MIN_PX, width)))  # the isolated questions: 14 px at 1,024 px wide
     question_chars = int((width - 5.6) * 9.2)  # characters per line of the question column at this size
     left, question_x, verdict_x = 0.25, 2.75, width - 2.6
 
@@ -102,9 +106,9 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
         work = (step.explanation or step.answer).replace(" * ", " × ").replace(" / ", " ÷ ")
         heading = textwrap.wrap(f"step {i} · {step.skill or 'unmapped'}", step_chars) + textwrap.wrap(work, step_chars)
         asked = ladder.isolated[i - 1] if i - 1 < len(ladder.isolated) else ""
-        steps.append((heading, textwrap.wrap(f"asked: {asked}", int(step_chars * 1.15))))
+        steps.append((heading, textwrap.wrap(f"asked: {asked}", int(step_chars * 1.15 * 13 / smallest))))
 
-    small = line * 13 / 15
+    small = line * smallest / 15
     heights = [(len(given) + len(question)) * line + 0.25 for _, given, question in rows]
     step_height = (max(len(heading) for heading, _ in steps) * line + max(len(asked) for _, asked in steps) * small
                    + 3.2 * line + 0.2)
@@ -170,7 +174,7 @@ def plot_method_ladder(ladder, outcome: Outcome, verdicts: Sequence = (), *, wid
                                    linewidth=3 if is_bottleneck else 1))
         text(x + 0.15, y, "\n".join(lines), linespacing=1.3, fontweight="bold")
         below = y + len(lines) * line + 0.05
-        text(x + 0.15, below, "\n".join(asked), linespacing=1.3, fontsize=13, color="dimgray")
+        text(x + 0.15, below, "\n".join(asked), linespacing=1.3, fontsize=smallest, color="dimgray")
         below += len(asked) * small + 0.15
         solved = outcome.isolated[i - 1] if i - 1 < len(outcome.isolated) else None
         verdict, answer, colour = _verdict_of(latest.get(("isolated", i)), solved)
