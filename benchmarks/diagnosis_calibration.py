@@ -390,18 +390,21 @@ def choose_skills(tasks: Tasks) -> dict[str, str]:
     """The planted skills, chosen by rule from the data (never 'multiplication', the quickstart's):
     among skills with ≥ 150 steps, the one least often a task's last step ("early"), the one most
     often last ("last"), and the two most frequent others ("frequent", "second").
+
+    Prints where every skill stands in its tasks: its steps, the shares of them that are step 1,
+    step 1 or 2, and the task's last step, and their mean position.
     """
     rows = []
     for index, name in enumerate(tasks.names):
-        where = np.argwhere(tasks.skill == index)
-        if len(where) >= 150 and name != "multiplication":
-            rows.append((name, len(where), float(np.mean(where[:, 1] == tasks.n_steps[where[:, 0]] - 1)),
-                         float(np.mean(where[:, 1] + 1))))
-    table = pd.DataFrame(rows, columns=["skill", "steps", "last share", "mean position"])
-    early = table.sort_values("last share").iloc[0]["skill"]
-    last = table.sort_values("last share").iloc[-1]["skill"]
-    rest = table[~table["skill"].isin([early, last])].sort_values("steps", ascending=False)["skill"].tolist()
+        task, column = np.argwhere(tasks.skill == index).T
+        rows.append((name, len(task), float(np.mean(column == 0)), float(np.mean(column <= 1)),
+                     float(np.mean(column == tasks.n_steps[task] - 1)), float(np.mean(column + 1))))
+    table = pd.DataFrame(rows, columns=["skill", "steps", "step 1", "step 1 or 2", "last step", "mean position"])
     print(table.sort_values("steps", ascending=False).to_markdown(index=False, floatfmt=".2f"))
+    table = table[(table["steps"] >= 150) & (table["skill"] != "multiplication")]
+    early = table.sort_values("last step").iloc[0]["skill"]
+    last = table.sort_values("last step").iloc[-1]["skill"]
+    rest = table[~table["skill"].isin([early, last])].sort_values("steps", ascending=False)["skill"].tolist()
     return {"early": early, "last": last, "frequent": rest[0], "second": rest[1]}
 
 
