@@ -87,6 +87,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "gsm8k_test.jsonl"
 
 from stad_utils.analysis import (  # noqa: E402
+    Diagnosis,
     composition_gap,
     diagnose,
     isolated_steps,
@@ -97,6 +98,7 @@ from stad_utils.analysis import (  # noqa: E402
     weak_skill_tests,
 )
 from stad_utils.analysis._stats import SHUFFLES, holm  # noqa: E402
+from stad_utils.analysis._wording import headline  # noqa: E402
 from stad_utils.definitions import ALPHA  # noqa: E402
 from stad_utils.method import (  # noqa: E402
     GSM8KSolutionTeacher,
@@ -473,8 +475,8 @@ def unadjusted_claims(items: list[Outcome], ladders=()) -> tuple[list[str], bool
     return named, composition
 
 
-def context_verdict(items: list[Outcome], scenario: Scenario, shuffles: int, seed: int) -> dict:
-    """Both rules' claims on one run's outcomes, against what was planted."""
+def context_verdict(items: list[Outcome], scenario: Scenario, shuffles: int, seed: int) -> tuple[dict, Diagnosis]:
+    """Both rules' claims on one run's outcomes, against what was planted; and the run's diagnosis."""
     diagnosis = diagnose(items, shuffles=shuffles, seed=seed)
     old_named, old_composition = unadjusted_claims(items)
     planted = set(scenario.planted_skills)
@@ -483,6 +485,7 @@ def context_verdict(items: list[Outcome], scenario: Scenario, shuffles: int, see
     false_composition = diagnosis.composition_failure and not scenario.penalty
     return {
         "unadjusted: false skill": bool(set(old_named) - planted),
+        "unadjusted: any false claim": bool(set(old_named) - planted) or (old_composition and not scenario.penalty),
         "adjusted: false skill": bool(set(diagnosis.weak_skills) - planted),
         "unadjusted: planted named": planted <= set(old_named) if planted else np.nan,
         "adjusted: planted named": planted <= set(diagnosis.weak_skills) if planted else np.nan,
@@ -498,7 +501,8 @@ def context_verdict(items: list[Outcome], scenario: Scenario, shuffles: int, see
         "adjusted: composition": diagnosis.composition_failure,
         "adjusted: any false claim": (bool(set(diagnosis.weak_skills) - planted) or bool(contexts
                                       - scenario.planted_contexts) or false_composition),
-    }
+        "smallest detectable deficit": diagnosis.smallest_detectable_effect or np.nan,
+    }, diagnosis
 
 
 def context_scenarios(skill: dict[str, str], kinds: list[str]) -> list[tuple[str, str, Scenario]]:
@@ -518,9 +522,16 @@ def context_scenarios(skill: dict[str, str], kinds: list[str]) -> list[tuple[str
     return result
 
 
-def context_part(tasks: Tasks, skill: dict[str, str], args: argparse.Namespace, started: float) -> pd.DataFrame:
-    """Every kind × planted × size: both rules on the same draws; returns one row of rates per cell."""
-    rows = []
+EXAMPLES = {"nothing", "early −0.10"}
+"""The cells whose first full-size run's sentences are printed as examples."""
+
+
+def context_part(tasks: Tasks, skill: dict[str, str], args: argparse.Namespace,
+                 started: float) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Every kind × planted × size: both rules on the same draws. Returns one row of rates per cell, and the
+    report's sentences (`headline`) of the first full-size run of the cells in `EXAMPLES`.
+    """
+    rows, examples = [], {}
     for number, (kind, planted, scenario) in enumerate(context_scenarios(skill, args.kinds)):
         for label in args.context_sizes:
             size = None if label == "full" else int(label)
@@ -531,11 +542,14 @@ def context_part(tasks: Tasks, skill: dict[str, str], args: argparse.Namespace, 
                 chosen = tasks if size is None else tasks.subset(np.sort(rng.choice(len(tasks.ids), size,
                                                                                     replace=False)))
                 curve, isolated = simulate(chosen, scenario, rng)
-                results.append(context_verdict(outcomes_of(chosen, curve, isolated), scenario, args.shuffles, run))
+                rates, diagnosis = context_verdict(outcomes_of(chosen, curve, isolated), scenario, args.shuffles, run)
+                results.append(rates)
+                if run == 0 and size is None and planted in EXAMPLES:
+                    examples[f"{kind}, {planted}"] = headline(diagnosis)
             rates = pd.DataFrame(results).astype(float).mean()
             rows.append({"kind": kind, "planted": planted, "tasks": len(chosen.ids), "runs": runs, **rates})
             progress(started, f"context | {kind} | {planted} | {label}")
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), examples
 
 
 def pooled(frame: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
@@ -605,6 +619,11 @@ def print_context_tables(results: pd.DataFrame) -> None:
           "(`diagnose`'s effect, points, mean over runs)\n")
     print(wide.to_markdown(floatfmt=".1f"))
 
+    print("\n## The report's smallest detectable deficit on the controls (points against the neighbours, mean)\n")
+    table = pooled(controls, ["kind", "tasks"], ["smallest detectable deficit"])
+    table["smallest detectable deficit"] *= 100
+    print(side_by_side(table, "kind", ["smallest detectable deficit"], sizes).to_markdown(floatfmt=".1f"))
+
     print("\n## Context named (every scenario of a kind pooled): position, length, and false context claims\n")
     table = pooled(results, ["kind", "tasks"], ["position named", "length named", "false context"])
     print(side_by_side(table, "kind", ["position named", "length named", "false context"], sizes).to_markdown(
@@ -618,7 +637,7 @@ def print_context_tables(results: pd.DataFrame) -> None:
 
     print("\n## Inseparable and unconfirmed skills, and any false claim of the adjusted diagnosis\n")
     table = pooled(results, ["tasks"], ["inseparable", "unconfirmed", "planted inseparable", "planted unconfirmed",
-                                        "false context", "adjusted: any false claim"])
+                                        "false context", "unadjusted: any false claim", "adjusted: any false claim"])
     print(table.astype({"tasks": str, "runs": str}).to_markdown(index=False, floatfmt=".3f"))
 
 
@@ -738,8 +757,11 @@ def main(argv: list[str] | None = None) -> int:
         if "planted" in args.parts:
             tables["planted"] = planted_part(tasks, skill, args, started)
         if "context" in args.parts:
-            tables["context"] = context_part(tasks, skill, args, started)
+            tables["context"], examples = context_part(tasks, skill, args, started)
             print_context_tables(tables["context"])
+            print("\n## The report's sentences for the first full-size run of some cells (`headline`)\n")
+            for cell, sentences in examples.items():
+                print(f"- **{cell}**: {sentences}\n")
     if "quickstart" in args.parts:
         tables["quickstart"] = quickstart_part(args.quickstart_runs, started)
     if args.out:
