@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from ..method import Question
-from ..models import EndpointConfig
+from ..models import EndpointConfig, record_name
 from ..records import UNMAPPED, Ladder, RunPaths, StepSkill, read_records
 
 
@@ -69,10 +69,13 @@ def stage_params(params_file: Path, stage: str) -> dict:
 
 
 def target_settings(params_file: Path) -> dict[str, EndpointConfig]:
-    """The endpoint of each target of 05_evaluate in ``params_file``, by its label (empty without the file)."""
+    """The endpoint of each target of 05_evaluate in ``params_file``, by the name its records carry (a simulated
+    target's is marked, `stad_utils.models.record_name`); empty without the file.
+    """
     settings = [EndpointConfig.model_validate(target)
                 for target in stage_params(params_file, "05_evaluate").get("targets") or []]
-    return {setting.label: setting for setting in settings}
+    return {record_name(setting.label) if setting.kind == "simulated" else setting.label: setting
+            for setting in settings}
 
 
 def slug(text: str) -> str:
