@@ -11,6 +11,7 @@ it raises `EmbeddedServerDied`, quoting the end of its log, so the stage stops w
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,7 +45,9 @@ def open_client(
     twice.
 
     The environment variable ``STAD_CACHE`` switches the response cache: ``use`` (default),
-    ``off`` (bypass it) or ``refresh`` (call the model and overwrite the entries).
+    ``off`` (bypass it: the shared cache is neither read nor written, and a request repeated within
+    the block is asked once, from a cache of the block's own) or ``refresh`` (call the model and
+    overwrite the entries).
 
     Examples
     --------
@@ -55,14 +58,14 @@ def open_client(
     mode = os.environ.get("STAD_CACHE", "use")  # "use", "off" (bypass) or "refresh" (call and overwrite)
     if mode not in ("use", "off", "refresh"):
         raise ValueError(f"STAD_CACHE={mode!r}: use 'use', 'off' or 'refresh'")
-    cache = ResponseCache(cache_path) if cache_path and mode != "off" and config.kind != "simulated" else None
+    private = tempfile.TemporaryDirectory(prefix="stad-cache-") if mode == "off" else None
+    where = Path(private.name) / "cache.sqlite" if private is not None else cache_path
+    cache = ResponseCache(where) if where and config.kind != "simulated" else None
     refresh_cache = refresh_cache or mode == "refresh"
     try:
         if config.kind == "embedded":
             with _embedded_servers.acquire(config.n_servers, log_dir) as servers:
-                # llama.cpp's server defaults to repeat_penalty 1.1; other engines apply none.
-                extra = {"repeat_penalty": 1.0, **config.extra_body}
-                served = config.model_copy(update={"base_url": servers.urls, "extra_body": extra, "concurrency": 1})
+                served = served_endpoint(config).model_copy(update={"base_url": servers.urls})
                 yield SupervisedClient(servers, served, cache, role, refresh_cache)
         elif config.kind == "vllm":
             yield VLLMEngineClient(config, cache, role, refresh_cache)
@@ -78,3 +81,14 @@ def open_client(
     finally:
         if cache is not None:
             cache.close()
+        if private is not None:
+            private.cleanup()
+
+
+def served_endpoint(config: EndpointConfig) -> EndpointConfig:
+    """The endpoint as its requests are sent: the embedded model's llama.cpp servers, one request each, without
+    llama.cpp's default repeat penalty of 1.1 (other engines apply none); any other endpoint as it is.
+    """
+    if config.kind != "embedded":
+        return config
+    return config.model_copy(update={"extra_body": {"repeat_penalty": 1.0, **config.extra_body}, "concurrency": 1})
