@@ -5,6 +5,7 @@ import json
 import pytest
 import tomllib
 from helpers import ROOT
+from inspect_ai.log import read_eval_log
 from replay import (
     FAILING,
     SERVED,
@@ -52,6 +53,8 @@ def test_the_example_ladders_asked_through_inspect_give_the_summary_05_gives(tmp
     assert questions == 4 * 144
     assert len(asked_by_inspect) == questions  # one request per sample: --max-retries 0 and -M max_retries=0 hold
     names = {f"openai-api/scripted/{model}": label for label, model in SERVED.items()}
+    for path in logs.glob("*.eval"):  # the key Inspect sent is in no log
+        assert b"placeholder-key" not in read_eval_log(str(path)).model_dump_json().encode()
     read = read_inspect_logs(sorted(logs.glob("*.eval")), by_inspect, names)
     assert {label: len(verdicts) for label, verdicts in read.items()} == dict.fromkeys(SERVED, 144)
 
@@ -85,8 +88,6 @@ def test_the_task_is_declared_where_inspect_finds_it():
 
 
 def test_a_run_exported_to_inspect_logs_reads_back_with_every_sample(tmp_path, example_run):
-    from inspect_ai.log import read_eval_log
-
     written = export_inspect_logs(example_run, tmp_path / "logs", params=ROOT / "params" / "quickstart.yaml")
     assert len(written) == 4
     verdicts = latest(example_run)
