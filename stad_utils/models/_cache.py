@@ -92,7 +92,7 @@ class ResponseCache:
 
     def holds(self, keys: Iterable[str]) -> set[str]:
         """Those of ``keys`` the cache has an entry for (not read: `get` may still find one unusable)."""
-        wanted, found = list(dict.fromkeys(keys)), set()
+        wanted, found = list(dict.fromkeys(keys)), set[str]()
         with self._lock:
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start:start + 500]

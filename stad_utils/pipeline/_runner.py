@@ -355,8 +355,10 @@ def parse_limit(assignments: list[str]) -> dict[str, float]:
     for assignment in assignments:
         kind, separator, value = assignment.partition("=")
         number = yaml.safe_load(value) if separator else None
-        problems = check_limit({kind: number}) if separator and isinstance(number, (int, float)) else [
-            f"--limit {assignment!r}: expected KIND=NUMBER, e.g. calls=100 (KIND: {', '.join(LIMIT_KINDS)})"]
+        if not isinstance(number, (int, float)):
+            raise ValueError(f"--limit {assignment!r}: expected KIND=NUMBER, e.g. calls=100 "
+                             f"(KIND: {', '.join(LIMIT_KINDS)})")
+        problems = check_limit({kind: number})
         if problems:
             raise ValueError("; ".join(problems))
         limit[kind] = number

@@ -1,6 +1,7 @@
 """The cost of a run before its first call (--check, --plan), and a limit that stops a run that a re-run resumes."""
 
 import json
+import math
 import subprocess
 import sys
 
@@ -58,7 +59,9 @@ def test_plan_counts_what_a_run_folder_holds_as_done(tmp_path):
 
 @pytest.mark.slow
 def test_the_quickstart_plan_predicts_the_calls_of_a_fresh_run_with_the_cache_off(tmp_path, monkeypatch):
-    fewer = {"06_analyze": {"n_resamples": 100}, "07_compare": {"n_permutations": 100}}
+    """params/quickstart.yaml on 6 of its 30 tasks: all of them keep the embedded model busy for half an hour on two
+    cores (the whole quickstart, measured by hand: 114 calls and 30 cache hits per SmolLM2 target, as planned)."""
+    fewer = {"01_tasks": {"n_tasks": 6}, "06_analyze": {"n_resamples": 100}, "07_compare": {"n_permutations": 100}}
     quickstart = ROOT / "params" / "quickstart.yaml"
     plan = plan_for(quickstart, results_dir=tmp_path, fresh=True, overrides=fewer, cache_mode="off")
     monkeypatch.setenv("STAD_CACHE", "off")  # as --no-cache: read by the stages' kernel
@@ -69,7 +72,7 @@ def test_the_quickstart_plan_predicts_the_calls_of_a_fresh_run_with_the_cache_of
             for model, stats in models.items()}
     assert planned.keys() == made.keys()
     assert {key: row.calls for key, row in planned.items()} == {key: stats["calls"] for key, stats in made.items()}
-    assert sum(row.calls for row in planned.values() if "simulated" not in row.basis) == 228
+    assert all(row.calls > 0 and row.cache_hits for key, row in planned.items() if "smollm2" in key[2])
     for key, row in planned.items():
         if row.cache_hits is not None:
             assert row.cache_hits == made[key]["cache_hits"]
@@ -100,10 +103,10 @@ def test_a_limit_stops_a_run_cleanly_and_a_re_run_resumes_to_the_same_result(tmp
         assert "run the same command again to go on" in stopped
         asked = [r for r in server.requests if r["body"]["messages"][-1]["content"] != TRACE_PROBE]
         assert len(asked) == 10 < planned
-        assert main([str(limited), "--limit", "calls=10"]) == 3  # ten more, from where it stopped
-        assert main([str(limited)]) == 0
+        statuses = [main([str(limited), "--limit", "calls=10"]) for _ in range(math.ceil(planned / 10) - 1)]
+        assert statuses == [3] * (len(statuses) - 1) + [0]  # ten more calls each time, from where it stopped
         asked = [r for r in server.requests if r["body"]["messages"][-1]["content"] != TRACE_PROBE]
-        assert len(asked) == planned  # no question asked twice over the three invocations
+        assert len(asked) == planned  # no question asked twice over the invocations
         assert main([str(reference)]) == 0
     paths = {name: RunPaths(tmp_path / "results" / name) for name in ("limited", "reference")}
 
