@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test workshop chromium lab check lint notebooks benchmark docs clean
+.PHONY: install demo test workshop chromium eee-validator lab check lint notebooks benchmark docs clean
 
 $(BIN)/pip:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/pip
 	# torch first, pinned here only: on this project's machines 2.13.0 is the local CPU build, and any looser
 	# spec makes pip download a multi-GB CUDA build. The embeddings extra itself takes any torch.
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[embeddings,dev]'
+	$(BIN)/pip install --quiet -e '.[embeddings,dev,inspect]'
 	# The embedded extra, with llama.cpp built for this machine's architecture (the rule is in
 	# stad_utils.models.embedded.build; its wheel is cached), then one real completion: a build this CPU
 	# cannot run fails here, with the fix.
@@ -27,7 +27,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m stad_utils.pipeline params/quickstart.yaml
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium eee-validator
 	$(BIN)/python -m pytest
 
 # The core alone, from wheels (no compiler, no torch, no model), in a venv of its own: the simulated
@@ -46,6 +46,21 @@ chromium:
 	@command -v chromium >/dev/null || { \
 		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+# Every Eval Ever's own validator, which tests/exchange/test_eee.py runs on the exports: every-eval-ever needs
+# Python 3.12, so it has a venv of its own beside this project's (it is no dependency of the package).
+# The first Python 3.12 that runs (a pyenv shim of a version that is not selected does not).
+PYTHON312 ?= $(shell for python in python3.12 $(wildcard /root/.pyenv/versions/3.12*/bin/python3.12); do \
+	$$python -c '' 2>/dev/null && echo $$python && break; done)
+EEE_VENV ?= .venv-eee
+$(EEE_VENV)/.installed-stamp:
+	@test -n "$(PYTHON312)" || { echo "Every Eval Ever's validator needs Python 3.12: install python3.12, or give" \
+		"its path: make eee-validator PYTHON312=/path/to/python3.12"; exit 1; }
+	$(PYTHON312) -m venv $(EEE_VENV)
+	$(EEE_VENV)/bin/pip install --quiet every-eval-ever==0.3.0
+	touch $@
+
+eee-validator: $(EEE_VENV)/.installed-stamp
 
 # JupyterLab on the stage notebooks, with this environment's kernel (as root too: containers often run as root).
 lab: $(STAMP)
@@ -79,4 +94,4 @@ docs: $(STAMP)
 	$(BIN)/python scripts/check_site.py site
 
 clean:  # keeps the llama.cpp wheel stad_utils.models.embedded.build cached in ~/.cache/stad-workbench (minutes to build)
-	rm -rf $(VENV) $(WORKSHOP_VENV) results
+	rm -rf $(VENV) $(WORKSHOP_VENV) $(EEE_VENV) results

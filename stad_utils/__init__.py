@@ -10,6 +10,7 @@ ones above it in this list::
     official   the authors' file formats and their published release
     tasks      where tasks come from: the generator, the benchmarks, the release
     analysis   statistics, measures, tested claims, comparisons, their words, summary.json
+    exchange   runs exchanged with other tools: STaD inside Inspect and back, Inspect logs, Every Eval Ever
     report     report.md, figures, report.html and the failure browser
     stages     the eight stages, each ``run(paths, Params) -> Result``
     pipeline   parameter files and the runner that chains the stage notebooks

@@ -72,8 +72,8 @@ def test_no_import_circle():
     assert find_cycle(graph) is None, f"import circle: {' → '.join(find_cycle(graph))}"
 
 
-SUBPACKAGES = ["definitions", "records", "models", "judge", "method", "official", "tasks", "analysis", "report", "stages",
-               "pipeline", "workshop"]
+SUBPACKAGES = ["definitions", "records", "models", "judge", "method", "official", "tasks", "analysis", "exchange",
+               "report", "stages", "pipeline", "workshop"]
 """The package from the bottom up: a subpackage imports only the ones before it (docs/architecture.md).
 ``definitions`` is the one module at the top level beside the package's face: the quantities the
 analysis reports, in words, referred to by the report itself; it imports nothing."""

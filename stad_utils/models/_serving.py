@@ -9,6 +9,7 @@ the ``STAD_CACHE`` switch and the response cache, closed when the client is.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,7 +39,9 @@ def open_client(
     twice.
 
     The environment variable ``STAD_CACHE`` switches the response cache: ``use`` (default),
-    ``off`` (bypass it) or ``refresh`` (call the model and overwrite the entries).
+    ``off`` (bypass it: the shared cache is neither read nor written, and a request repeated within
+    the block is asked once, from a cache of the block's own) or ``refresh`` (call the model and
+    overwrite the entries).
 
     Examples
     --------
@@ -50,7 +53,9 @@ def open_client(
     mode = os.environ.get("STAD_CACHE", "use")  # "use", "off" (bypass) or "refresh" (call and overwrite)
     if mode not in ("use", "off", "refresh"):
         raise ValueError(f"STAD_CACHE={mode!r}: use 'use', 'off' or 'refresh'")
-    cache = ResponseCache(cache_path) if cache_path and mode != "off" and kind.cached else None
+    private = tempfile.TemporaryDirectory(prefix="stad-cache-") if mode == "off" else None
+    where = Path(private.name) / "cache.sqlite" if private is not None else cache_path
+    cache = ResponseCache(where) if where and kind.cached else None
     options = ClientOptions(cache=cache, role=role, refresh_cache=refresh_cache or mode == "refresh", ladders=ladders,
                             preflight=preflight, log_dir=log_dir)
     try:
@@ -59,3 +64,5 @@ def open_client(
     finally:
         if cache is not None:
             cache.close()
+        if private is not None:
+            private.cleanup()

@@ -15,6 +15,7 @@ from typing import Any
 from ._cache import ResponseCache
 from ._client import as_messages
 from ._endpoint import ClientOptions, EndpointConfig, EndpointKind, register_kind
+from ._limit import run_limit
 from ._replies import ChatResult, Messages, UsageStats, from_cache, split_trace, storable
 
 
@@ -89,21 +90,12 @@ class VLLMEngineClient:
     def chat_one(self, prompt: str | Messages, *, sample: int = 0, response_format: dict | None = None,
                  **overrides: Any) -> ChatResult:
         """The answer to one prompt, batched with the other threads' requests."""
-        return self._batcher.submit(self._request(prompt, sample, overrides))
+        return self._batcher.submit(engine_request(self.endpoint, prompt, sample, overrides))
 
     def chat(self, prompts: Sequence[str | Messages], *, desc: str | None = None,
              response_format: dict | None = None, sample: int = 0, **overrides: Any) -> list[ChatResult]:
         """The answers to the prompts, in their order, with one call of the engine."""
-        return self._answer([self._request(prompt, sample, overrides) for prompt in prompts])
-
-    def _request(self, prompt: str | Messages, sample: int, overrides: dict) -> tuple[str, Messages, dict]:
-        params = {**self.endpoint.sampling(), **overrides}
-        if self.endpoint.reasoning.trace_tokens:  # as `ModelClient.request`: the answer keeps its limit
-            params["max_tokens"] += self.endpoint.reasoning.trace_tokens
-        if sample and params.get("seed") is not None:
-            params["seed"] += sample
-        conversation = as_messages(prompt, self.endpoint.system_prompt)
-        return ResponseCache.key(self.endpoint.model, conversation, params, sample), conversation, params
+        return self._answer([engine_request(self.endpoint, prompt, sample, overrides) for prompt in prompts])
 
     def _answer(self, requests: list[tuple[str, Messages, dict]]) -> list[ChatResult]:
         """Answer from the cache what it holds, the rest with one call of the engine (one sampling setting each)."""
@@ -114,6 +106,10 @@ class VLLMEngineClient:
         results: list[ChatResult | None] = [from_cache(s, params, self.endpoint.reasoning) if s else None
                                             for s, (_, _, params) in zip(stored, requests)]
         todo = [i for i, s in enumerate(stored) if s is None]
+        limit = run_limit()
+        if limit is not None:  # RunLimitReached before the engine is asked
+            for _ in todo:
+                limit.take_call(self.model)
         sampling = [SamplingParams(**{name: requests[i][2][name] for name in ("temperature", "max_tokens", "seed",
                                                                             "top_p") if name in requests[i][2]})
                     for i in todo]
@@ -134,6 +130,8 @@ class VLLMEngineClient:
                                   completion_tokens=len(completion.token_ids),
                                   reasoning=trace, reasoning_source=source, content=completion.text)
             results[i] = answered
+            if limit is not None:
+                limit.charge(self.model, answered.prompt_tokens, answered.completion_tokens)
             if self.cache is not None:  # (an empty cache is falsy: it has a length)
                 key, conversation, params = requests[i]
                 self.cache.put(key, self.endpoint.model, {"messages": conversation, "params": params},
@@ -145,6 +143,18 @@ class VLLMEngineClient:
             self.usage.add(result)
             done.append(result)
         return done
+
+
+def engine_request(endpoint: EndpointConfig, prompt: str | Messages, sample: int = 0,
+                   overrides: dict | None = None) -> tuple[str, Messages, dict]:
+    """The cache key, messages and sampling parameters of one request to the in-process engine."""
+    params = {**endpoint.sampling(), **(overrides or {})}
+    if endpoint.reasoning.trace_tokens:  # as `stad_utils.models.request_of`: the answer keeps its limit
+        params["max_tokens"] += endpoint.reasoning.trace_tokens
+    if sample and params.get("seed") is not None:
+        params["seed"] += sample
+    conversation = as_messages(prompt, endpoint.system_prompt)
+    return ResponseCache.key(endpoint.model, conversation, params, sample), conversation, params
 
 
 @contextmanager

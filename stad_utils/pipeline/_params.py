@@ -36,8 +36,9 @@ RUNNER_PARAMETERS = {"run_dir", "cache_path", "interactive"}
 """Parameters the runner sets itself for every stage that declares them (``interactive`` is False unless
 the params file says otherwise: a widget shown in a batch run has no frontend to draw it, and
 report.html has its own browser)."""
-SETTINGS = {"run", "results_dir", "cache", "stages", "anchors"}
-"""The top-level keys of a params file; ``anchors`` holds blocks the stages refer to (``teacher: &teacher …``)."""
+SETTINGS = {"run", "results_dir", "cache", "stages", "anchors", "limit"}
+"""The top-level keys of a params file; ``anchors`` holds blocks the stages refer to (``teacher: &teacher …``);
+``limit`` caps what one invocation may spend (``{calls: N, tokens: N, usd: X}``, `stad_utils.models.RunLimit`)."""
 
 
 def load_params(path: Path | str) -> dict:
@@ -143,10 +144,14 @@ def check_loaded_params(params: dict, path: Path | str, notebooks_dir: Path | st
 
     The runner calls this before any stage, so a run fails on what ``--check`` reports, naming the key.
     """
+    from ..models import check_limit
+
     report = CheckReport()
     for key in sorted(set(params) - SETTINGS):
         report.errors.append(f"{path}: unknown top-level key '{key}'; the keys are {sorted(SETTINGS)} "
                              "(put blocks that stages refer to under 'anchors')")
+    if params.get("limit") is not None:
+        report.errors += [f"{path}: {problem}" for problem in check_limit(params["limit"])]
     for stage, values in (params.get("stages") or {}).items():
         if stages is not None and stage not in stages:
             continue

@@ -3,7 +3,9 @@
     python -m stad_utils.pipeline params/quickstart.yaml                # the whole chain
     python -m stad_utils.pipeline params/quickstart.yaml --stage 05_evaluate   # one stage again
     python -m stad_utils.pipeline params/quickstart.yaml --from 04_skills      # from a stage on
-    python -m stad_utils.pipeline params/quickstart.yaml --check        # validate, run nothing
+    python -m stad_utils.pipeline params/quickstart.yaml --check        # validate and plan, run nothing
+    python -m stad_utils.pipeline params/quickstart.yaml --plan         # what it will call, per stage and model
+    python -m stad_utils.pipeline params/quickstart.yaml --limit calls=100   # stop after 100 calls; re-run to go on
 
 The params file format is described in `stad_utils.pipeline._params`. Every stage reads and writes
 ``results/<run>/`` (see `RunPaths`); the executed notebooks land in
@@ -18,6 +20,12 @@ that fails stops the chain with a non-zero exit naming the stage and why: among 
 embedded server that died twice (`stad_utils.models.embedded.EmbeddedServerDied`, with the end of its
 log), or a target that errored on more than ``max_error_share`` of its questions
 (`stad_utils.models.ErrorBudgetExceeded`). A finished run names its ``report.html``.
+
+``--check`` and ``--plan`` print, per stage and model, the calls the run would make, the cache
+hits, and the prompt and answer tokens (and dollars, with prices), without calling anything
+(`stad_utils.pipeline._plan`). A ``limit`` (``--limit`` or the params file's ``limit:`` block)
+stops the run cleanly once this invocation has spent it (`LimitReached`, exit status 3); running
+the same command again goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from pathlib import Path
 
 import yaml
 
-from ..models import EndpointUnavailable, MissingExtra, follow
+from ..models import LIMIT_KINDS, LIMIT_VARIABLE, EndpointUnavailable, MissingExtra, follow
 from ..records import (
     RESULTS,
     DiskFull,
@@ -60,10 +68,15 @@ from ._params import (
     notebook_parameters,
     resolve_paths,
 )
+from ._plan import Plan, plan_run
 
 
 class StageFailed(RuntimeError):
     """A stage's notebook raised: names the stage, the cell, the error and the executed notebook."""
+
+
+class LimitReached(StageFailed):
+    """A stage stopped at the run's limit: what it computed is kept, and running again goes on."""
 
 
 def kernel_for_this_python(name: str = "stad-python") -> str:
@@ -100,25 +113,60 @@ def run_pipeline(
     fresh: bool = False,
     overrides: dict[str, dict] | None = None,
     notebooks_dir: Path | str = NOTEBOOKS,
+    limit: dict | None = None,
 ) -> Path:
     """Execute the chosen stages (default: all) and return the run folder.
 
     ``overrides`` replace stage parameters of the file, e.g. ``{"01_tasks": {"n_tasks": 5}}``.
-    Raises `StageFailed` naming the stage, the cell and the executed notebook to open, `RunLocked`
-    when another invocation is writing the same run folder, and `DiskFull` when the disk is full.
+    ``limit`` replaces the params file's ``limit`` block (``{"calls": 100}``): the stage that reaches it raises
+    `LimitReached`. Raises `StageFailed` naming the stage, the cell and the executed notebook to open,
+    `RunLocked` when another invocation is writing the same run folder, and `DiskFull` when the disk is full.
     """
+    params, results, run_dir = _run_of(params_path, results_dir, overrides, limit)
+    with exclusive_run(run_dir):
+        if fresh:
+            _empty_run_folder(run_dir)
+        return _run_locked(params, params_path, run_dir, results, stages or list(STAGES), Path(notebooks_dir))
+
+
+def _run_of(params_path: Path | str, results_dir: Path | str | None, overrides: dict[str, dict] | None,
+            limit: dict | None) -> tuple[dict, Path, Path]:
+    """The params with the overrides and the limit given, the results folder and the run folder."""
     params = load_params(params_path)
     overrides = resolve_paths({"stages": overrides or {}}, Path.cwd())["stages"]  # typed relative to here
     for stage, values in overrides.items():
         if stage not in STAGES:
             raise ValueError(f"unknown stage {stage!r} in overrides; stages are {list(STAGES)}")
         params.setdefault("stages", {}).setdefault(stage, {}).update(values)
+    if limit:
+        params["limit"] = {**(params.get("limit") or {}), **limit}
     results = Path(results_dir or params.get("results_dir") or RESULTS).resolve()
-    run_dir = results / params["run"]
-    with exclusive_run(run_dir):
-        if fresh:
-            _empty_run_folder(run_dir)
-        return _run_locked(params, params_path, run_dir, results, stages or list(STAGES), Path(notebooks_dir))
+    return params, results, results / params["run"]
+
+
+def plan_for(params_path: Path | str, *, stages: list[str] | None = None, results_dir: Path | str | None = None,
+             fresh: bool = False, overrides: dict[str, dict] | None = None, limit: dict | None = None,
+             cache_mode: str = "use") -> Plan:
+    """What `run_pipeline` with these arguments would call, per stage and model (`plan_run`); calls nothing."""
+    params, results, run_dir = _run_of(params_path, results_dir, overrides, limit)
+    return plan_run(params, stages=stages or list(STAGES), run_dir=run_dir, fresh=fresh, cache_mode=cache_mode,
+                    cache_path=Path(params.get("cache", results / "cache.sqlite")).resolve())
+
+
+@contextmanager
+def _limit_for_the_kernel(params: dict):
+    """``STAD_LIMIT`` set to the run's limit and 06_analyze's prices while the block runs (the kernel inherits it)."""
+    limit = {kind: value for kind, value in (params.get("limit") or {}).items() if kind in LIMIT_KINDS}
+    before = os.environ.pop(LIMIT_VARIABLE, None)
+    if limit:
+        prices = ((params.get("stages") or {}).get("06_analyze") or {}).get("prices") or {}
+        os.environ[LIMIT_VARIABLE] = json.dumps({**limit, "prices": prices})
+    try:
+        yield
+    finally:
+        os.environ.pop(LIMIT_VARIABLE, None)
+        if before is not None:
+            os.environ[LIMIT_VARIABLE] = before
 
 
 def _empty_run_folder(run_dir: Path) -> None:
@@ -149,7 +197,7 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
     start_manifest(paths.manifest, params, endpoints, chosen)
     timings = read_json_or_rebuild(run_dir / "timings.json", dict)
     secrets = configured_secrets(params)
-    with shared_kernel(notebooks_dir) as kernel:
+    with _limit_for_the_kernel(params), shared_kernel(notebooks_dir) as kernel:
         for number, stage in enumerate(chosen, start=1):
             notebook = Path(notebooks_dir) / f"{stage}.ipynb"
             output = paths.notebooks / f"{stage}.ipynb"
@@ -162,6 +210,9 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
             except pm.PapermillExecutionError as exc:
                 if "no space left" in exc.evalue.lower():  # the stage's own writes (records, figures) hit a full disk
                     raise DiskFull(stage, "running stage") from None
+                if exc.ename == "RunLimitReached":
+                    write_json_atomic(run_dir / "timings.json", timings)
+                    raise LimitReached(f"stage {stage} stopped: {exc.evalue}") from None
                 headline, _, details = exc.evalue.partition("\n")
                 raise StageFailed(mask_secrets(
                     f"stage {stage} failed in cell {exc.exec_count} ({exc.ename}: {headline})\n"
@@ -287,6 +338,41 @@ def parse_overrides(assignments: list[str]) -> dict[str, dict]:
     return overrides
 
 
+def parse_limit(assignments: list[str]) -> dict[str, float]:
+    """``["calls=100"]`` → ``{"calls": 100}`` (a kind of `stad_utils.models.LIMIT_KINDS`, a positive number)."""
+    from ..models import check_limit
+
+    limit: dict[str, float] = {}
+    for assignment in assignments:
+        kind, separator, value = assignment.partition("=")
+        number = yaml.safe_load(value) if separator else None
+        if not isinstance(number, (int, float)):
+            raise ValueError(f"--limit {assignment!r}: expected KIND=NUMBER, e.g. calls=100 "
+                             f"(KIND: {', '.join(LIMIT_KINDS)})")
+        problems = check_limit({kind: number})
+        if problems:
+            raise ValueError("; ".join(problems))
+        limit[kind] = number
+    return limit
+
+
+def _check_and_plan(params_path: str, options: dict, cache_mode: str, *, check: bool) -> int:
+    """``--check`` (the params file's report, then the plan) or ``--plan`` (the plan); the exit status."""
+    report = check_params(params_path)
+    if check or not report.ok:
+        print(f"{params_path}: {report}")
+    if not report.ok:
+        return 1
+    try:
+        plan = plan_for(params_path, cache_mode=cache_mode, **options)
+    except Exception as exc:  # noqa: BLE001 - the plan informs; an unplannable run is said, not a traceback
+        secrets = configured_secrets(load_params(params_path))
+        print(f"plan: not available ({type(exc).__name__}: {mask_secrets(str(exc), secrets)})")
+        return 0 if check else 1
+    print(plan.text())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line (``stad-run``, ``python -m stad_utils.pipeline``); the exit status."""
     parser = argparse.ArgumentParser(prog="python -m stad_utils.pipeline", description=__doc__.split("\n")[0])
@@ -299,21 +385,31 @@ def main(argv: list[str] | None = None) -> int:
     cache.add_argument("--no-cache", action="store_true", help="bypass the response cache (call every model)")
     cache.add_argument("--refresh-cache", action="store_true", help="call every model and overwrite cached responses")
     parser.add_argument("--check", action="store_true",
-                        help="validate the params file (stages, parameters, endpoints, paths) and run nothing")
+                        help="validate the params file (stages, parameters, endpoints, paths), print the plan (as "
+                             "--plan) and run nothing")
+    parser.add_argument("--plan", action="store_true",
+                        help="print, per stage and model, the calls the run would make, the cache hits, the prompt "
+                             "and answer tokens (and dollars, with prices in 06_analyze) and run nothing")
+    parser.add_argument("--limit", action="append", default=[], metavar="KIND=VALUE",
+                        help="stop cleanly once this invocation has made VALUE model calls, used VALUE tokens or "
+                             "spent VALUE dollars (KIND: calls, tokens, usd); running again goes on")
     parser.add_argument("--set", action="append", default=[], metavar="STAGE.NAME=VALUE",
                         help="override a stage parameter, e.g. --set 01_tasks.n_tasks=5 (VALUE is read as YAML)")
     args = parser.parse_args(argv)
-    if args.check:
-        report = check_params(args.params)
-        print(f"{args.params}: {report}")
-        return 0 if report.ok else 1
-    if args.no_cache or args.refresh_cache:
-        os.environ["STAD_CACHE"] = "off" if args.no_cache else "refresh"  # read by every stage's kernel
     stages = args.stage or (list(STAGES[STAGES.index(args.start):]) if args.start else None)
+    cache_mode = "off" if args.no_cache else "refresh" if args.refresh_cache else os.environ.get("STAD_CACHE", "use")
+    options = {"stages": stages, "results_dir": args.results_dir, "fresh": args.fresh,
+               "overrides": parse_overrides(args.set), "limit": parse_limit(args.limit)}
+    if args.check or args.plan:
+        return _check_and_plan(args.params, options, cache_mode, check=args.check)
+    if args.no_cache or args.refresh_cache:
+        os.environ["STAD_CACHE"] = cache_mode  # read by every stage's kernel
     started = time.perf_counter()
     try:
-        run_dir = run_pipeline(args.params, stages=stages, results_dir=args.results_dir, fresh=args.fresh,
-                               overrides=parse_overrides(args.set))
+        run_dir = run_pipeline(args.params, **options)
+    except LimitReached as exc:
+        print(f"stopped: {exc}", file=sys.stderr)
+        return 3
     except (StageFailed, ValueError, FileNotFoundError, EndpointUnavailable, MissingExtra, RunLocked, DiskFull) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -34,15 +34,19 @@ class Result(StageResult):
     """The bad lines of a local file that ``skip_invalid`` skipped, each naming its file, line and field."""
 
 
+def candidates(params: Params, skipped: list | None = None) -> list[Task]:
+    """The tasks ``params`` name, loaded or generated (the bad lines ``skip_invalid`` skips go to ``skipped``)."""
+    return load_tasks(params.source, data_path=params.data_path or None, release=params.release or None,
+                      n_tasks=params.n_tasks, seed=params.seed, families=params.families,
+                      min_steps=params.min_steps, max_steps=params.max_steps, max_number=params.max_number,
+                      keep_format_instruction=params.keep_format_instruction,
+                      skip_invalid=params.skip_invalid, problems=skipped)
+
+
 def run(paths: RunPaths, params: Params | None = None) -> Result:
     """Load or generate the tasks and append the new ones to ``tasks.jsonl`` (a re-run keeps what it holds)."""
     params = params or Params()
 
     skipped: list = []
-    candidates = load_tasks(params.source, data_path=params.data_path or None, release=params.release or None,
-                            n_tasks=params.n_tasks, seed=params.seed, families=params.families,
-                            min_steps=params.min_steps, max_steps=params.max_steps, max_number=params.max_number,
-                            keep_format_instruction=params.keep_format_instruction,
-                            skip_invalid=params.skip_invalid, problems=skipped)
-    tasks = RecordFile(paths.tasks, Task).extend(candidates, compute=lambda todo: todo)
+    tasks = RecordFile(paths.tasks, Task).extend(candidates(params, skipped), compute=lambda todo: todo)
     return Result(written=[paths.tasks], tasks=tasks, skipped=[str(problem) for problem in skipped])

@@ -16,8 +16,7 @@ from test_vllm_client import vllm_client  # noqa: F401  (the stand-in engine, a 
 
 from stad_utils.analysis import DROP_NAMES
 from stad_utils.judge import LLMJudge
-from stad_utils.method import Question, build_ladders, decompose, open_teacher
-from stad_utils.method._evaluate import _judged
+from stad_utils.method import Question, answered_verdict, build_ladders, decompose, judge_reply, open_teacher
 from stad_utils.models import (
     RAN_OUT_WHILE_REASONING,
     TRACE_PROBE_TOKENS,
@@ -209,7 +208,7 @@ RIGHT_TRACE_WRONG_ANSWER = ("So the answer is 5.", "The answer is 7.", "wrong")
 @pytest.mark.parametrize("trace, answer, outcome", [WRONG_TRACE_RIGHT_ANSWER, RIGHT_TRACE_WRONG_ANSWER])
 def test_the_target_is_judged_on_its_answer_never_on_its_trace(name, trace, answer, outcome):
     reply = read_completion(completion(name, answer, trace))
-    verdict = _judged(question(), reply, "m", None, "full", False)
+    verdict = answered_verdict(question(), reply, "m", judge_reply(question(), reply))
     assert (verdict.outcome, verdict.response, verdict.reasoning) == (outcome, answer, trace)
     assert verdict.extracted in answer and verdict.error is None and not verdict.truncated
 
@@ -217,7 +216,7 @@ def test_the_target_is_judged_on_its_answer_never_on_its_trace(name, trace, answ
 @pytest.mark.parametrize("name", [name for name, shape in SHAPES.items() if shape.cut_off])
 def test_a_reply_cut_off_while_thinking_is_a_truncated_no_answer_and_no_error(name):
     reply = read_completion(completion(name, "", "So far 2 + 3 = 5, and then"))
-    verdict = _judged(question(), reply, "m", None, "full", False)
+    verdict = answered_verdict(question(), reply, "m", judge_reply(question(), reply))
     assert (verdict.outcome, verdict.truncated, verdict.correct, verdict.error) == ("no_answer", True, False, None)
     assert verdict.response == "" and verdict.reasoning == "So far 2 + 3 = 5, and then"
     assert verdict.reasoning_tokens == (REASONING_TOKENS if SHAPES[name].reports_reasoning_tokens else None)

@@ -97,10 +97,17 @@ def test_no_secret_reaches_any_output(shared_data, tmp_path, monkeypatch):
                        "06_analyze": {"n_resamples": 20}, "07_compare": {"n_permutations": 10}}}))
         run_pipeline(params)
         assert server.requests and all(r["headers"]["authorization"] == f"Bearer {secret}" for r in server.requests)
-    files = [path for path in tmp_path.rglob("*") if path.is_file()]  # records, notebooks, figures, cache
+    from inspect_ai.log import read_eval_log
+
+    from stad_utils.exchange import export_eee, export_inspect_logs
+
+    run_dir = tmp_path / "results" / "secrets"
+    exported = export_inspect_logs(run_dir, tmp_path / "inspect") + export_eee(run_dir, tmp_path / "eee")
+    assert len(exported) == 2
+    files = [path for path in tmp_path.rglob("*") if path.is_file()]  # records, notebooks, figures, cache, exports
     assert len(files) > 15
-    for path in files:
-        data = path.read_bytes()
+    for path in files:  # an Inspect log is compressed: read as its JSON
+        data = read_eval_log(str(path)).model_dump_json().encode() if path.suffix == ".eval" else path.read_bytes()
         assert secret.encode() not in data and b"Bearer" not in data, path
 
 

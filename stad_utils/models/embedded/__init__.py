@@ -6,12 +6,12 @@ architecture; ``python -m stad_utils.models.embedded.check`` asks it one questio
 
 from __future__ import annotations
 
-from ._servers import EmbeddedServerDied, embedded_model_path, free_port, llama_server, llama_servers
+from ._servers import EmbeddedServerDied, embedded_model_path, free_port, llama_server, llama_servers, served_endpoint
 from .build import LLAMA_CPP_VERSION, PORTABLE_X86_64_FLAGS, cmake_args, wheel_folder
 from .check import EmbeddedModelBroken, compiled_features, explain_exit, smoke_test
 
 __all__ = [
     "EmbeddedModelBroken", "EmbeddedServerDied", "LLAMA_CPP_VERSION", "PORTABLE_X86_64_FLAGS", "cmake_args",
     "compiled_features", "embedded_model_path", "explain_exit", "free_port", "llama_server", "llama_servers",
-    "smoke_test", "wheel_folder",
+    "served_endpoint", "smoke_test", "wheel_folder",
 ]

@@ -302,10 +302,17 @@ _embedded_servers = _EmbeddedServers()
 def _open_embedded(config: EndpointConfig, options: ClientOptions) -> Iterator[SupervisedClient]:
     """A client of the shared embedded servers (started by the first client, stopped by the last)."""
     with _embedded_servers.acquire(config.n_servers, options.log_dir) as servers:
-        # llama.cpp's server defaults to repeat_penalty 1.1; other engines apply none.
-        extra = {"repeat_penalty": 1.0, **config.extra_body}
-        served = config.model_copy(update={"base_url": servers.urls, "extra_body": extra, "concurrency": 1})
+        served = served_endpoint(config).model_copy(update={"base_url": servers.urls})
         yield SupervisedClient(servers, served, options.cache, options.role, options.refresh_cache)
+
+
+def served_endpoint(config: EndpointConfig) -> EndpointConfig:
+    """The endpoint as its requests are sent: the embedded model's llama.cpp servers, one request each, without
+    llama.cpp's default repeat penalty of 1.1 (other engines apply none); any other endpoint as it is.
+    """
+    if config.kind != "embedded":
+        return config
+    return config.model_copy(update={"extra_body": {"repeat_penalty": 1.0, **config.extra_body}, "concurrency": 1})
 
 
 def _name_the_build(config: EndpointConfig, where: str) -> list[dict[str, Any]]:
