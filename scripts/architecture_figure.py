@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "stad_utils"
 FIGURE, EDGES = ROOT / "docs" / "figures" / "architecture.png", ROOT / "docs" / "figures" / "architecture.json"
 
-LAYERS = ["definitions", "records", "models", "judge", "method", "official", "tasks", "analysis", "report", "stages",
-          "pipeline", "workshop"]
+LAYERS = ["definitions", "records", "models", "judge", "method", "official", "tasks", "analysis", "exchange",
+          "report", "stages", "pipeline", "workshop"]
 """From the bottom up; a part imports only the ones before it (`tests/test_layers.py` checks it)."""
 
 SAYS = {
@@ -31,6 +31,7 @@ SAYS = {
     "official": "the authors' file formats and release",
     "tasks": "the generator and the benchmarks",
     "analysis": "statistics, measures, tested claims, words, summary.json",
+    "exchange": "Inspect task and logs, Every Eval Ever",
     "report": "report.md, figures, report.html, the browser",
     "stages": "the eight stages: run(paths, Params) -> Result",
     "pipeline": "params files and the notebook runner",
