@@ -19,6 +19,11 @@ from helpers import ROOT
 PACKAGE = ROOT / "stad_utils"
 
 
+def package_modules(package: Path) -> list[Path]:
+    """The package's modules: every ``.py`` file but the notebooks' jupytext forms (cells, not modules)."""
+    return sorted(path for path in package.rglob("*.py") if path.relative_to(package).parts[0] != "notebooks")
+
+
 def module_name(path: Path) -> str:
     parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -45,7 +50,7 @@ def imports_of(path: Path) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     """Module → the ``stad_utils`` modules it imports (the package's ``__init__`` left out: it loads lazily)."""
-    paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    paths = {module_name(path): path for path in package_modules(PACKAGE)}
     modules = set(paths) - {"stad_utils"}
     return {name: {target for target in imports_of(path) if target in modules and target != name}
             for name, path in paths.items() if name != "stad_utils"}
@@ -139,13 +144,13 @@ def test_the_analysis_layers_import_only_downwards():
 def test_the_top_level_holds_few_modules_and_no_module_is_long():
     top = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert len(top) <= 6, top
-    long = {module_name(path): n for path in PACKAGE.rglob("*.py")
+    long = {module_name(path): n for path in package_modules(PACKAGE)
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 600}
     assert not long, f"modules over 600 lines: {long}"
 
 
 def test_every_module_says_what_it_owns():
-    missing = [name for name, path in ((module_name(p), p) for p in PACKAGE.rglob("*.py"))
+    missing = [name for name, path in ((module_name(p), p) for p in package_modules(PACKAGE))
                if not ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))]
     assert not missing, f"modules without a docstring: {missing}"
 
@@ -198,5 +203,5 @@ def test_the_repetition_finder_finds_a_copy(tmp_path):
 
 
 def test_no_code_written_twice():
-    repeated = repeated_code(sorted(PACKAGE.rglob("*.py")))
+    repeated = repeated_code(sorted(package_modules(PACKAGE)))
     assert not repeated, f"the same {WINDOW} lines in several places: {sorted(repeated.values())[:5]}"

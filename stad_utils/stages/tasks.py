@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
 
 from ..records import RecordFile, RunPaths, Task
+from ..report import task_table
 from ..tasks import load_tasks
-from . import StageParams, StageResult
+from . import StageParams, StageResult, run_paths
 
 
 class Params(StageParams):
@@ -33,10 +37,18 @@ class Result(StageResult):
     skipped: list[str] = field(default_factory=list)
     """The bad lines of a local file that ``skip_invalid`` skipped, each naming its file, line and field."""
 
+    def __str__(self) -> str:
+        return "\n".join([*(f"skipped: {problem}" for problem in self.skipped),
+                          f"{len(self.tasks)} tasks in {self.written[0]}"])
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
+    def table(self) -> pd.DataFrame:
+        """One row per task kept (`stad_utils.report.task_table`)."""
+        return task_table(self.tasks)
+
+
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Load or generate the tasks and append the new ones to ``tasks.jsonl`` (a re-run keeps what it holds)."""
-    params = params or Params()
+    paths, params = run_paths(run), params or Params()
 
     skipped: list = []
     candidates = load_tasks(params.source, data_path=params.data_path or None, release=params.release or None,

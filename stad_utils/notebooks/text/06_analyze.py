@@ -56,7 +56,7 @@
 # | isolated-vs-whole gap | a skill's isolated accuracy − success of the whole tasks containing it: descriptive, **not** a composition measure (a whole task has more steps, so it is positive even for a flawless chainer) | positive = tasks fail more often than the step |
 
 # %% tags=["parameters"]
-run_dir: str = "../results/example"  # a run folder; "example" is the saved quickstart run shipped with stad_utils
+run_dir: str = "results/example"  # a run folder (relative: to this notebook's folder); "example" is the saved quickstart run shipped with stad_utils
 n_resamples: int = 1000  # bootstrap resamples for the intervals of differences
 min_support: int = 5  # fewest answered isolated questions for a skill to be tested, or tasks behind a quoted rate
 max_shown: int = 12  # skills shown by name in figures; the rest are folded into "other (n skills)"
@@ -68,13 +68,10 @@ prices: dict = {}  # USD per million tokens per model, e.g. {"gpt-4o": {"prompt"
 # (the model's answers may differ on another CPU)
 from IPython.display import Markdown, display
 
-from stad_utils.records import RunPaths, open_run
-from stad_utils.report import usage_report
 from stad_utils.stages import analyze
 
-paths = RunPaths(open_run(run_dir))  # fills results/example on first use
-result = analyze.run(paths, analyze.Params(n_resamples=n_resamples, min_support=min_support, max_shown=max_shown,
-                                           prices=prices))
+# the values above, as papermill may have set them; a folder named "example" is filled from the saved run
+result = analyze.run(run_dir, analyze.Params.from_cell(globals()))
 
 # %% [markdown]
 # **The diagnosis**, model by model: the sentence, then the tests it rests on (each tested skill
@@ -111,7 +108,7 @@ for figure in result.figures.values():
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-usage_report(result.usage)  # model calls, cache hits, tokens and seconds per stage, role and model
+result.usage_report()  # model calls, cache hits, tokens and seconds per stage, role and model
 
 # %% [markdown] tags=["notebook-only"]
 # **Read the failures.** Each task's question, steps, variants and the model's replies with their
@@ -122,6 +119,4 @@ usage_report(result.usage)  # model calls, cache hits, tokens and seconds per st
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
 if interactive:
-    from stad_utils.report.browser import browser_widget
-
-    display(browser_widget(run_dir))
+    display(result.browser())

@@ -34,25 +34,21 @@
 # %% tags=["parameters"]
 from typing import Union
 
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "results/notebook-defaults"  # folder for this run's records (relative: to this notebook's folder)
 teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}}
 judge: dict = {}  # the LLM judge of the filters (an endpoint block); empty: deterministic and math-verify only
 drop_single_step: bool = False  # drop one-step tasks (no scaffold level), as the authors' code does
 placebo: bool = False  # also write each scaffold level's placebo: as long, true but useless statements, no step solved
-cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
+cache_path: str = "results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils.records import RunPaths
-from stad_utils.report import ladder_table
 from stad_utils.stages import scaffold
 
-result = scaffold.run(RunPaths(run_dir), scaffold.Params(teacher=teacher, judge=judge,
-                                                         drop_single_step=drop_single_step, placebo=placebo,
-                                                         cache_path=cache_path))
-print(f"{len(result.verified)} of {len(result.ladders)} ladders pass verification")
+result = scaffold.run(run_dir, scaffold.Params.from_cell(globals()))  # the values above, as papermill may have set them
+print(result)
 
 # %% [markdown]
 # One ladder, from the original question down to the last step:
 
 # %%
-ladder_table(result.verified[0]) if result.verified else None
+result.first_ladder()

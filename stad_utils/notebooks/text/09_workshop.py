@@ -24,15 +24,19 @@
 # alone. Because you know the truth, you can see what the diagnosis finds, what it misses, and
 # what it is careful not to claim.
 #
-# Each of the four exercises has the same five parts:
+# Each of the four exercises has the same five parts (a fifth exercise asks a real model, if the
+# lecturer serves one for the room):
 #
 # 1. **Predict first**: write down your answer before running anything.
-# 2. **Plant**: edit the few parameters in the cell marked `✏️ EDIT`.
+# 2. **Plant**: the cell of parameters below holds every exercise's planted weakness, under the
+#    exercise's number, each under its own names. Your group's notebook may set some of them again in
+#    the cell "Injected parameters" right below it: the later cell wins, so change them there.
 # 3. **Run**: the whole chain, 01 tasks → 02 decompose → 03 scaffold → 04 skills → 05 evaluate →
-#    06 analyze (and 07 compare), called from Python by `stad_utils.workshop.run_simulated` into a
-#    folder `results/workshop-…`.
+#    06 analyze (and 07 compare), called from Python by `stad_utils.workshop.run_exercise` into a
+#    folder `results/workshop-…` beside this notebook.
 # 4. **Read**: the diagnosis headline (the sentence the report writes), its evidence figure, a table.
-# 5. **Solution**: folded; open it after you have made your prediction.
+# 5. **Solution**: folded (click the dots, or the bar left of the cell); open it after you have made
+#    your prediction. The numbers in the solutions are those of the parameters as shipped.
 #
 # Four words you need (the Glossary page has them all):
 #
@@ -52,6 +56,33 @@
 # Each run cell prints its own time.
 # Everything runs with the core package only: no embedded model, no embeddings.
 
+# %% tags=["parameters"]
+results_folder: str = "results"  # where the runs go (relative: to this notebook's folder)
+# Exercise 1 · a missing skill
+missing_skill: str = "subtraction"  # a skill label of the generated tasks
+missing_skill_accuracy: float = 0.4  # chance of doing a step of it right alone
+missing_skill_others: float = 0.95  # chance of doing a step of any other skill right alone
+missing_skill_sizes: list = [30, 200]  # numbers of generated tasks, one run each
+# Exercise 2 · a failure to chain
+chaining_penalty: float = 0.3  # chance that one link between two steps fails
+chaining_step_accuracy: float = 0.95  # chance of doing any step right alone
+chaining_sizes: list = [30, 200]  # numbers of generated tasks, one run each
+# Exercise 3 · same score, different breaks
+same_score_skill: str = "multiplication"  # the skill the weak-skill target misses
+same_score_skill_accuracy: float = 0.4  # its chance of doing a step of that skill right alone
+same_score_others: float = 0.95  # every other step, for both targets
+same_score_tasks: int = 200  # the same tasks for both
+# Exercise 4 · was it luck?
+luck_skill: str = "subtraction"  # the weak skill planted in every fresh run
+luck_skill_accuracy: float = 0.4  # its chance of doing a step right alone
+luck_others: float = 0.95  # every other skill
+luck_sizes: list = [30, 100, 200]  # numbers of generated tasks
+luck_repetitions: int = 20  # fresh runs per number of tasks
+# Exercise 5 · a real model, served for the room
+room_url: str = ""  # the server the lecturer started, e.g. "http://192.168.1.20:8000/v1"; "" skips the exercise
+room_model: str = "smollm2-135m-instruct"  # the model name that server answers to
+room_tasks: int = 20  # generated tasks asked
+
 # %%
 import time
 
@@ -59,7 +90,14 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
-from stad_utils.workshop import headlines_markdown, how_often_found, matching_penalty, run_simulated, simulated_target
+from stad_utils.workshop import (
+    headlines_markdown,
+    how_often_found,
+    matching_penalty,
+    run_exercise,
+    served_target,
+    simulated_target,
+)
 
 pd.set_option("display.max_colwidth", None)  # never cut a sentence or a skill name
 
@@ -82,21 +120,17 @@ def show(figure):
 # * (a) A task has two or three steps, of twelve skills; about how many subtraction steps are there in 30 tasks?
 # * (b) Will the diagnosis name subtraction at 30 tasks? At 200?
 # * (c) Will it name any other skill?
-
-# %%
-# ✏️ EDIT: the planted weakness and the sizes
-weak_skill = "subtraction"  # a skill label of the generated tasks
-weak_accuracy = 0.4  # chance of doing a step of it right alone
-other_accuracy = 0.95  # every other skill
-sizes = [30, 200]  # numbers of generated tasks, one run each
+#
+# **Plant**: `missing_skill`, `missing_skill_accuracy`, `missing_skill_others` and `missing_skill_sizes`
+# in the parameters cell.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
-weak = simulated_target(f"{weak_skill}-weak",
-                        {weak_skill: weak_accuracy, "default": other_accuracy})
-missing = {n: run_simulated(f"../results/workshop-1-{n}-tasks", [weak], n_tasks=n)
-           for n in sizes}
+weak = simulated_target("simulated: weak skill",
+                        {missing_skill: missing_skill_accuracy, "default": missing_skill_others})
+missing = {n: run_exercise(f"{results_folder}/workshop-1-{n}-tasks", [weak], n_tasks=n)
+           for n in missing_skill_sizes}
 print("seconds:", {n: run.seconds["total"] for n, run in missing.items()})
 
 # %% [markdown]
@@ -118,10 +152,10 @@ for n, run in missing.items():
 # %%
 for n, run in missing.items():
     print(f"{n} tasks, skills not tested (steps of each):", run.untested() or "none")
-missing[max(sizes)].tested_skills()
+missing[max(missing_skill_sizes)].tested_skills()
 
-# %% [markdown]
-# <details><summary>Solution</summary>
+# %% [markdown] tags=["solution"]
+# **Solution** (open it after you have made your prediction)
 #
 # (a) 30 tasks hold only **3 subtraction steps** (and 4 of addition, 3 of "add a duration
 # to a clock time", 1 of "minutes between two clock times"), fewer than the 5 answered isolated
@@ -131,7 +165,8 @@ missing[max(sizes)].tested_skills()
 # the 8 tested skills and no subtraction. The headline says "No weakness detected: no skill stands
 # out (8 skills tested; this sample detects only a deficit of about 40 points or more …)". That is
 # the honest claim: *nothing was detected*, not *nothing is wrong*. A deficit of 55 points in an
-# untested skill is invisible at this size. (Try `weak_accuracy = 0.0`: still nothing, for the same reason.)
+# untested skill is invisible at this size. (Try
+# `missing_skill_accuracy = 0.0`: still nothing, for the same reason.)
 # Other sets of 30 tasks hold more subtraction steps: exercise 4 counts how often it is found.
 #
 # **At 200 tasks subtraction is named**: asked alone it is right in 25% (95% CI 12%–45%, n = 24)
@@ -141,7 +176,6 @@ missing[max(sizes)].tested_skills()
 # (c) **No other skill is named** at either size, and the composition gap is 0 (no penalty was
 # planted). What the diagnosis cannot claim at 200 tasks: that the other skills are *equally
 # good*. It only found no deficit, with a sample that detects a deficit of roughly 14 points or more.
-# </details>
 
 # %% [markdown]
 # ## Exercise 2 · A failure to chain, at 30 and at 200 tasks
@@ -156,19 +190,15 @@ missing[max(sizes)].tested_skills()
 # * (b) Will the diagnosis claim a failure to chain at 30 tasks? At 200?
 # * (c) The composition gap is in percentage points of tasks, the penalty is a chance per link:
 #   will the gap at 200 tasks be −30 points, more negative, or less?
-
-# %%
-# ✏️ EDIT: the planted penalty and the sizes
-composition_penalty = 0.3  # chance that one link between two steps fails
-every_step = 0.95  # chance of doing any step right alone
-sizes = [30, 200]  # numbers of generated tasks, one run each
+#
+# **Plant**: `chaining_penalty`, `chaining_step_accuracy` and `chaining_sizes` in the parameters cell.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
-weak = simulated_target("chain-weak", {"default": every_step}, composition_penalty)
-chaining = {n: run_simulated(f"../results/workshop-2-{n}-tasks", [weak], n_tasks=n)
-            for n in sizes}
+weak = simulated_target("simulated: weak chaining", {"default": chaining_step_accuracy}, chaining_penalty)
+chaining = {n: run_exercise(f"{results_folder}/workshop-2-{n}-tasks", [weak], n_tasks=n)
+            for n in chaining_sizes}
 print("seconds:", {n: run.seconds["total"] for n, run in chaining.items()})
 
 # %% [markdown]
@@ -189,17 +219,17 @@ for n, run in chaining.items():
 # alone (`stad_utils.analysis.estimate_composition_penalty`, the estimate 08 uses):
 
 # %%
-pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}
+pd.DataFrame([{"tasks": n, "planted": chaining_penalty, **vars(run.penalty_fit())}
               for n, run in chaining.items()]).round(3)
 
-# %% [markdown]
-# <details><summary>Solution</summary>
+# %% [markdown] tags=["solution"]
+# **Solution** (open it after you have made your prediction)
 #
 # (a) **No skill is named weak** at either size: every step was planted at 95%.
 #
-# (b) **At 30 tasks no failure to chain is claimed**, although the gap is −17 points and its
-# bootstrap interval (−33 to −1) just excludes 0. Five tasks failed whole although every step was
-# done alone, none the other way round: McNemar's exact one-sided p = 1/32 ≈ 0.031, and Holm's
+# (b) **At 30 tasks no failure to chain is claimed**, although the gap is −17 points and its 95%
+# interval (−33 to −1; Newcombe's interval for a difference of paired shares) just excludes 0. Five
+# tasks failed whole although every step was done alone, none the other way round: McNemar's exact one-sided p = 1/32 ≈ 0.031, and Holm's
 # correction over the 9 tests of this diagnosis (8 skills and the gap) makes it 0.28. The
 # diagnosis claims only what survives that correction, so the sentence says "no composition failure
 # detected" and the gap is drawn grey. **At 200 tasks it is claimed**: gap −30 points (95% CI −36 to
@@ -212,7 +242,6 @@ pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}
 # which holds the planted 0.3. From 30 tasks it is 0.14 (0.05–0.27): this interval misses the truth,
 # as one 95% interval in twenty does. Small samples are not only imprecise; now and then they mislead,
 # which is one more reason the diagnosis claims nothing at 30 tasks here.
-# </details>
 
 # %% [markdown]
 # ## Exercise 3 · Same score, different breaks
@@ -220,9 +249,9 @@ pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}
 # The paper's point: two models can solve the same share of tasks for different reasons. Plant two
 # targets on the same 200 tasks:
 #
-# * **skill-weak** misses a skill: multiplication steps are right alone 40% of the time, every other
+# * **simulated: weak skill** misses a skill: multiplication steps are right alone 40% of the time, every other
 #   step 95%, chaining never fails;
-# * **chain-weak** misses no skill (every step 95%) but fails to chain, with the penalty that gives it
+# * **simulated: weak chaining** misses no skill (every step 95%) but fails to chain, with the penalty that gives it
 #   the same **expected** accuracy as asked on these tasks (`matching_penalty` solves for it: about 0.21).
 #
 # 07 compares them on the same tasks.
@@ -232,28 +261,25 @@ pd.DataFrame([{"tasks": n, "planted": composition_penalty, **run.penalty_fit()}
 # * (a) Will 07 say one of them is significantly more accurate as asked?
 # * (b) Which one has a negative composition gap, and which has a skill named weak?
 # * (c) If you only had the accuracy as asked, could you tell them apart?
+#
+# **Plant**: `same_score_skill`, `same_score_skill_accuracy`, `same_score_others` and `same_score_tasks`
+# in the parameters cell (the weak-chaining target's penalty follows from them).
 
 # %%
-# ✏️ EDIT: the skill-weak target (the chain-weak target's penalty follows from it)
-weak_skill = "multiplication"  # the skill the skill-weak target misses
-weak_accuracy = 0.4  # its chance of doing a step of that skill right alone
-other_accuracy = 0.95  # every other step, for both targets
-n_tasks = 200  # the same tasks for both
-
-# %%
-penalty = matching_penalty({weak_skill: weak_accuracy, "default": other_accuracy},
-                           n_tasks=n_tasks)
+penalty = matching_penalty({same_score_skill: same_score_skill_accuracy, "default": same_score_others},
+                           n_tasks=same_score_tasks)
 print(f"composition penalty giving the same expected accuracy as asked: {penalty:.2f}")
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
-skill_weak = simulated_target("skill-weak", {weak_skill: weak_accuracy, "default": other_accuracy},
+skill_weak = simulated_target("simulated: weak skill",
+                              {same_score_skill: same_score_skill_accuracy, "default": same_score_others},
                               composition_penalty=0.0, seed=0)
-chain_weak = simulated_target("chain-weak", {"default": other_accuracy},
+chain_weak = simulated_target("simulated: weak chaining", {"default": same_score_others},
                               composition_penalty=round(penalty, 2), seed=1)
-pair = run_simulated("../results/workshop-3-same-score", [skill_weak, chain_weak],
-                     n_tasks=n_tasks, compare=True)
+pair = run_exercise(f"{results_folder}/workshop-3-same-score", [skill_weak, chain_weak],
+                    n_tasks=same_score_tasks, compare=True)
 print("seconds:", pair.seconds["total"])
 
 # %% [markdown]
@@ -278,22 +304,21 @@ Markdown(headlines_markdown(pair))
 for model in pair.models:
     show(pair.evidence(model))
 
-# %% [markdown]
-# <details><summary>Solution</summary>
+# %% [markdown] tags=["solution"]
+# **Solution** (open it after you have made your prediction)
 #
-# (a) **No.** On the 200 tasks both answered, chain-weak solves 60% (53%–66%) and skill-weak 59%
+# (a) **No.** On the 200 tasks both answered, simulated: weak chaining solves 60% (53%–66%) and simulated: weak skill 59%
 # (52%–66%); the difference is +0 points (95% CI −9 to +10), McNemar exact p = 1.000. Careful with
 # the words: 07 says "no significant difference detected" and that this sample could detect a
 # difference of about 14 points, not that the two are equal.
 #
-# (b) **skill-weak** has 'multiplication' named weak (right alone 30%, n = 98, against 96%) and a
-# composition gap of 0 points (−1 to +1). **chain-weak** has no skill named weak and a composition
+# (b) **simulated: weak skill** has 'multiplication' named weak (right alone 30%, n = 98, against 96%) and a
+# composition gap of 0 points (−1 to +1). **simulated: weak chaining** has no skill named weak and a composition
 # gap of −26 points (−33 to −20), a failure to chain claimed at Holm-adjusted p < 0.001.
 #
 # (c) **No.** The same score hides two different breaks: one model needs a skill taught, the other
 # needs help putting steps together. Only the isolated steps and the composition gap tell them apart,
 # which is what scaffolded task design adds to an accuracy.
-# </details>
 
 # %% [markdown]
 # ## Exercise 4 · Was it luck? The same weakness on fresh tasks
@@ -306,21 +331,16 @@ for model in pair.models:
 #
 # **Predict first.** Out of 20 fresh runs, in how many will subtraction be named at 30 tasks? At 100?
 # Will any run name a skill that was not planted?
-
-# %%
-# ✏️ EDIT: the planted weakness, the sizes and the number of fresh runs per size
-weak_skill = "subtraction"
-weak_accuracy = 0.4
-other_accuracy = 0.95
-sizes = [30, 100, 200]
-repetitions = 20
+#
+# **Plant**: `luck_skill`, `luck_skill_accuracy`, `luck_others`, `luck_sizes` and `luck_repetitions`
+# in the parameters cell.
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (its output is the run time, which varies)
 began = time.perf_counter()
-planted = {"step_accuracy": {weak_skill: weak_accuracy, "default": other_accuracy}}
-power = how_often_found(planted, sizes, repetitions)
+planted = {"step_accuracy": {luck_skill: luck_skill_accuracy, "default": luck_others}}
+power = how_often_found(planted, luck_sizes, luck_repetitions)
 print(f"seconds: {time.perf_counter() - began:.1f}")
 
 # %% [markdown]
@@ -330,8 +350,8 @@ print(f"seconds: {time.perf_counter() - began:.1f}")
 # %%
 power
 
-# %% [markdown]
-# <details><summary>Solution</summary>
+# %% [markdown] tags=["solution"]
+# **Solution** (open it after you have made your prediction)
 #
 # At **30 tasks subtraction is named in half of the runs** (10 of 20): whether a set of 30 tasks
 # holds enough subtraction steps to test it, and whether they happen to go wrong, is luck. Exercise 1's
@@ -340,7 +360,48 @@ power
 #
 # So one run at 30 tasks that names nothing says little; before trusting "no weakness detected", ask
 # how many steps of each skill were tested, or draw a power curve like this one.
-# </details>
+
+# %% [markdown]
+# ## Exercise 5 · A real model, served for the room
+#
+# Now a language model, not a simulation: the lecturer serves one model for the room (the
+# workbench's embedded SmolLM2-135M-Instruct, 135 million parameters, on a laptop CPU; or a larger
+# one with vLLM) and writes its address on the board. Set `room_url` (and `room_model` if the
+# lecturer says so) in the parameters cell. The chain is the same; only the target's replies now
+# come from the model, and the judge reads each one. Nothing was planted: what the diagnosis says
+# is all we know.
+#
+# **Predict first.**
+#
+# * (a) Out of `room_tasks` = 20 word problems and clock-time questions, how many will a 135M model
+#   solve as asked?
+# * (b) Will the diagnosis name a weak skill? Will it claim a failure to chain?
+# * (c) If it names nothing, does that mean the model has no weakness?
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (a real model's replies, or nothing without room_url)
+if room_url:
+    room = run_exercise(f"{results_folder}/workshop-5-room-model", [served_target(room_url, room_model)],
+                        n_tasks=room_tasks)
+    print("seconds:", room.seconds["total"])
+else:
+    print("No room_url yet: write the address the lecturer gives into the parameters cell, then run again.")
+
+# %% [markdown]
+# **What to look at.** The headline, the scores beside the gap, then the evidence and the skills tested.
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+# (a real model's replies, or nothing without room_url)
+if room_url:
+    display(Markdown(headlines_markdown(room)), room.scores_and_gaps(), room.tested_skills())
+    show(room.evidence())
+
+# %% [markdown] tags=["solution"]
+# **Solution** (open it after you have made your prediction)
+#
+# ROOM_SOLUTION
 
 # %% [markdown]
 # ## What to take away

@@ -48,7 +48,7 @@
 # the full table.
 
 # %% tags=["parameters"]
-run_dir: str = "../results/notebook-defaults"  # folder of the run; this notebook writes into its validation/ folder
+run_dir: str = "results/notebook-defaults"  # folder of the run (relative: to this notebook's folder); this notebook writes into its validation/ folder
 n_tasks: int = 200  # generated tasks in the single run
 seed: int = 0  # seed of the tasks and of the simulated target's draws
 step_accuracy: dict = {"multiplication": 0.4, "default": 0.95}  # planted (the quickstart's): chance of doing a step of each skill alone ("default": every other skill)
@@ -58,37 +58,21 @@ sizes: list = [25, 50, 100, 200]  # numbers of tasks on the power curve
 repetitions: int = 10  # runs per number of tasks on the power curve
 
 # %%
-from IPython.display import display
-
-from stad_utils.analysis import p_text
-from stad_utils.records import RunPaths
 from stad_utils.stages import validate
 
-result = validate.run(RunPaths(run_dir), validate.Params(
-    n_tasks=n_tasks, seed=seed, step_accuracy=step_accuracy, composition_penalty=composition_penalty, alpha=alpha,
-    sizes=sizes, repetitions=repetitions))
-print(f"{result.chain.target.model}: {len(result.chain.outcomes)} tasks, {result.chain.target.usage.calls} "
-      "replies judged")
+result = validate.run(run_dir, validate.Params.from_cell(globals()))  # the values above, as papermill may have set them
+print(result)
 
 # %% [markdown]
+# Above: the single run against what was planted (the skills flagged, with precision and recall),
+# **does it fail to chain?** (06's diagnosis of these outcomes, and the planted composition penalty
+# estimated under the simulation's own model of chaining), and how many tasks the power curve
+# below needs to recover each finding 80% of the time.
+#
 # **Which skills are weak?** One row per skill, most suspicious first:
 
 # %%
-found = result.found
-print(f"planted: {result.planted.weak_skills()}\nflagged: {found['flagged']}\n"
-      f"precision {found['precision']:.2f}, recall {found['recall']:.2f}")
-result.flags.round(3).assign(p_value=result.flags["p_value"].map(p_text), p_holm=result.flags["p_holm"].map(p_text))
-
-# %% [markdown]
-# **Does it fail to chain?** 06's diagnosis of these outcomes (its headline, then the composition
-# gap), and the planted composition penalty estimated under the simulation's own model of chaining.
-
-# %%
-diagnosis, fit = result.diagnosis, result.penalty_fit
-print(diagnosis.headline)
-print(f"weak skills: {diagnosis.weak_skills}; composition failure: {diagnosis.composition_failure}")
-print(f"planted {composition_penalty}; estimated {fit['estimate']:.3f} "
-      f"(95% interval {fit['low']:.3f} to {fit['high']:.3f}, from {fit['n']} tasks)")
+result.flag_table()
 
 # %% [markdown]
 # The standard analysis of stage 6 on the same outcomes: a planted skill gap shows as a low
@@ -102,6 +86,7 @@ result.skills[["skill", "occurrences", "isolated_accuracy", "bottleneck_rate"]].
 # diagnosis recovered what was planted, per number of tasks (grey: 80%).
 
 # %%
-print(f"tasks needed for 80%: {result.tasks_needed}")
-display(result.figure)
+result.figure
+
+# %%
 result.power.round(2)

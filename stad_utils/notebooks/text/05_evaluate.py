@@ -42,31 +42,23 @@
 # show what a diagnosis looks like when the truth is known. Replace `targets` with your endpoint.
 
 # %% tags=["parameters"]
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "results/notebook-defaults"  # folder for this run's records (relative: to this notebook's folder)
 targets: list = [{"name": "simulated: weak skill", "kind": "simulated", "model": "planted-weak-skill", "simulation": {"step_accuracy": {"multiplication": 0.1, "default": 0.95}, "seed": 0}}]  # the models under diagnosis (EndpointConfig blocks); e.g. {"kind": "embedded", "model": "smollm2-135m-instruct"} or {"base_url": "http://localhost:8000/v1", "model": "…"}
 judge: dict = {}  # an endpoint for the LLM judge stage; empty: deterministic and math-verify stages only
 policy: str = "full"  # "full": every level; "on_failure": variants only for failed originals (the authors' scripts)
 placebo: bool = False  # also ask each scaffold level's placebo (same length, no step solved): help from content vs form
 max_error_share: float = 0.1  # the stage fails if more than this share of a target's questions errored (results are kept)
-cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
+cache_path: str = "results/cache.sqlite"  # response cache shared by all runs
 export_official: str = ""  # a folder for the authors' files: their generation chain and each target's six test files ("" for none)
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-from stad_utils.method import k_distribution
-from stad_utils.records import RunPaths
 from stad_utils.stages import evaluate
 
-result = evaluate.run(RunPaths(run_dir), evaluate.Params(
-    targets=targets, judge=judge, policy=policy, placebo=placebo, max_error_share=max_error_share,
-    cache_path=cache_path, export_official=export_official))  # fails if a target errored too often; results stay
-for target in result.targets:
-    print(target)
-if result.official_files:
-    files = dict(result.official_files)
-    print(f"official files: the test script's input {files.pop('')[-1]}; "
-          + "; ".join(f"{model}: {len(written)} files in {written[0].parent}" for model, written in files.items()))
+# the values above, as papermill may have set them; fails if a target errored too often (its results stay)
+result = evaluate.run(run_dir, evaluate.Params.from_cell(globals()))
+print(result)
 
 # %% [markdown]
 # What the evaluation cost, per option: repeated samples and placebo levels multiply the calls
@@ -80,7 +72,7 @@ result.cost_by_option
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's replies may differ on another CPU)
-{target.model: k_distribution(o for o in result.outcomes if o.model == target.model) for target in result.targets}
+result.k_distributions()
 
 # %%
 # NBVAL_IGNORE_OUTPUT

@@ -47,7 +47,7 @@
 # for the whole chain with its verdicts.
 
 # %% tags=["parameters"]
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "results/notebook-defaults"  # folder for this run's records (relative: to this notebook's folder)
 source: str = "generated"  # "generated", "gsm8k", "math_hard", "tot_arithmetic", "stad_release" or "official" (see above)
 data_path: str = ""  # a local JSONL file or folder for a benchmark or the release; "" loads it from the Hugging Face hub
 release: str = ""  # stad_release from a folder or the hub: which benchmark's file ("gsm8k", "math_hard", "tot_arithmetic")
@@ -61,17 +61,10 @@ keep_format_instruction: bool = True  # ToT: keep the "Format your answer as a J
 skip_invalid: bool = False  # skip bad lines of a local file (and list them) instead of stopping at the first
 
 # %%
-from stad_utils.records import RunPaths
-from stad_utils.report import task_table
-from stad_utils.stages import tasks as stage
+from stad_utils.stages import tasks
 
-result = stage.run(RunPaths(run_dir), stage.Params(
-    source=source, data_path=data_path, release=release, n_tasks=n_tasks, seed=seed, families=families,
-    min_steps=min_steps, max_steps=max_steps, max_number=max_number,
-    keep_format_instruction=keep_format_instruction, skip_invalid=skip_invalid))
-for problem in result.skipped:
-    print(f"skipped: {problem}")
-print(f"{len(result.tasks)} tasks in {result.written[0]}")
+result = tasks.run(run_dir, tasks.Params.from_cell(globals()))  # the values above, as papermill may have set them
+print(result)
 
 # %%
-task_table(result.tasks)
+result.table()

@@ -33,18 +33,16 @@
 # %% tags=["parameters"]
 from typing import Union
 
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "results/notebook-defaults"  # folder for this run's records (relative: to this notebook's folder)
 teacher: Union[str, dict] = "oracle"  # "oracle" (generated tasks), "gsm8k_solution", or an LLM teacher: {"endpoint": {...}, "prompts": ...}
 judge: dict = {}  # an endpoint for the LLM judge stage of the filters; empty: deterministic and math-verify only
-cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
+cache_path: str = "results/cache.sqlite"  # response cache shared by all runs
 
 # %%
-from stad_utils.records import RunPaths
-from stad_utils.report import decomposition_table
 from stad_utils.stages import decompose
 
-result = decompose.run(RunPaths(run_dir), decompose.Params(teacher=teacher, judge=judge, cache_path=cache_path))
-print(f"{len(result.consistent)} of {len(result.decompositions)} decompositions pass the consistency filter")
+result = decompose.run(run_dir, decompose.Params.from_cell(globals()))  # the values above, as papermill may have set them
+print(result)
 
 # %%
-decomposition_table(result.decompositions)
+result.table()

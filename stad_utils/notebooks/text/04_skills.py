@@ -36,7 +36,7 @@
 # `skill_map_edits` to re-apply your names.
 
 # %% tags=["parameters"]
-run_dir: str = "../results/notebook-defaults"  # folder for this run's records
+run_dir: str = "results/notebook-defaults"  # folder for this run's records (relative: to this notebook's folder)
 embedding_model: str = "bundled:all-MiniLM-L6-v2"  # the bundled model, any sentence-transformers name/path, or "tfidf"
 cluster_on: str = "auto"  # "skill" names, story-free "description"s, or "auto" (skill names if every step has one)
 n_clusters: int = 0  # a fixed number of clusters (0: choose it by the silhouette criterion)
@@ -47,29 +47,16 @@ max_shown: int = 30  # tables and figures name at most this many skills …
 min_share: float = 0.01  # … each with at least this share of the steps; the rest fold into "other (n skills)"
 skill_map_edits: str = ""  # an edited skill_map.csv whose skill names to re-apply ("" for none)
 namer: dict = {}  # an endpoint that names each cluster from its examples; empty: the most central text
-cache_path: str = "../results/cache.sqlite"  # response cache shared by all runs
+cache_path: str = "results/cache.sqlite"  # response cache shared by all runs
 
 # %% [markdown]
 # Clustering is a single fit over all steps, so this stage rewrites its files rather than appending.
 
 # %%
-from stad_utils.method import label_agreement
-from stad_utils.records import RunPaths
-from stad_utils.report import plot_skill_shares
-from stad_utils.stages import skills as stage
+from stad_utils.stages import skills
 
-result = stage.run(RunPaths(run_dir), stage.Params(
-    embedding_model=embedding_model, cluster_on=cluster_on, n_clusters=n_clusters, min_clusters=min_clusters,
-    max_clusters=max_clusters, skill_source=skill_source, max_shown=max_shown, min_share=min_share,
-    skill_map_edits=skill_map_edits, namer=namer, cache_path=cache_path))
-mapper = result.mapper
-print(f"{len(result.skills)} steps → {mapper.n_clusters_} skills from {mapper.cluster_on_} texts "
-      f"({len(set(mapper.texts_))} distinct), embedded with {mapper.embedder_name_}")
-print(f"number of skills chosen by: {mapper.criterion_} (mean silhouette {mapper.criterion_value_:.3f})")
-if mapper.cluster_on_ == "description":
-    print(f"agreement of clusters with known labels (ARI): {label_agreement(result.skills)}")
-else:
-    print("no ARI: the clusters were made from the labels themselves (set cluster_on='description' to measure it)")
+result = skills.run(run_dir, skills.Params.from_cell(globals()))  # the values above, as papermill may have set them
+print(result)
 
 # %% [markdown]
 # The criterion at every number of clusters tried (the kept one has the highest silhouette):
@@ -77,8 +64,10 @@ else:
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (floating-point silhouettes)
-mapper.scores_
+result.mapper.scores_
 
 # %%
-plot_skill_shares(result.shares);
+result.figure
+
+# %%
 result.shares

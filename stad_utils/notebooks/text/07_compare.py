@@ -43,7 +43,7 @@
 # Definitions: `stad_utils.definitions`.
 
 # %% tags=["parameters"]
-run_dir: str = "../results/example"  # a run folder; "example" is the saved quickstart run shipped with stad_utils
+run_dir: str = "results/example"  # a run folder (relative: to this notebook's folder); "example" is the saved quickstart run shipped with stad_utils
 other_runs: list = []  # further run folders (other models on the same tasks) to compare with
 n_permutations: int = 1000  # permutations for the bottleneck-profile test
 n_resamples: int = 1000  # bootstrap resamples for the paired differences
@@ -56,12 +56,10 @@ interactive: bool = True  # show the failure browser widget (the pipeline sets F
 # (the model's answers may differ on another CPU)
 from IPython.display import Markdown, display
 
-from stad_utils.records import RunPaths, open_run
 from stad_utils.stages import compare
 
-paths = RunPaths(open_run(run_dir))  # fills results/example on first use
-result = compare.run(paths, compare.Params(other_runs=other_runs, n_permutations=n_permutations,
-                                           n_resamples=n_resamples, min_support=min_support, max_shown=max_shown))
+# the values above, as papermill may have set them; a folder named "example" is filled from the saved run
+result = compare.run(run_dir, compare.Params.from_cell(globals()))
 display(Markdown(result.report))
 
 # %%
@@ -77,14 +75,10 @@ for figure in result.figures.values():
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
-from stad_utils.report.browser import disagreement_table
-
-disagreement_table(result.runs)
+result.disagreements()
 
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (an interactive widget; its state differs on every run)
 if interactive:
-    from stad_utils.report.browser import browser_widget
-
-    display(browser_widget(run_dir, other_runs))
+    display(result.browser())
