@@ -82,3 +82,15 @@ def test_how_often_found_counts_the_runs_that_named_the_planted_skill():
                                    "named a skill wrongly"]
     assert table["tasks"].tolist() == [10, 40] and table["runs"].tolist() == [2, 2]
     assert table.iloc[-1]["named multiplication"] == 1.0  # never right alone among perfect steps: always found
+
+
+def test_a_model_served_for_the_room_runs_the_same_chain(tmp_path):
+    """Exercise 5: an OpenAI-compatible server as the target; nothing was planted, and the headline says so."""
+    from scripted_server import ScriptedServer
+
+    with ScriptedServer(lambda messages: "Answer: 1") as server:
+        target = served_target(server.base_url, "scripted", name="room model")
+        run = run_exercise(tmp_path / "room", [target], n_tasks=6, n_resamples=50)
+    assert run.models == ["room model"]
+    assert run.headlines()["planted"].tolist() == ["nothing: a real model, whose weaknesses are unknown"]
+    assert run.numbers().n_tasks == 6 and run.scores_and_gaps()["target"].tolist() == ["room model"]

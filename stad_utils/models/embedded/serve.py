@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import subprocess
 import sys
 
 from ._servers import EMBEDDED_ALIAS, embedded_model_path
@@ -38,8 +37,8 @@ def room_address() -> str:
             return "127.0.0.1"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Start the server in the foreground; its exit status."""
+def main(argv: list[str] | None = None) -> None:
+    """Become the server (Ctrl-C and signals reach llama.cpp itself, and nothing is left running)."""
     parser = argparse.ArgumentParser(prog="python -m stad_utils.models.embedded.serve",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="0.0.0.0", help="the interface to listen on (default: every one)")
@@ -51,11 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"serving {EMBEDDED_ALIAS} for the room; in 09_workshop set\n"
           f'  room_url = "http://{room_address()}:{args.port}/v1"\n  room_model = "{EMBEDDED_ALIAS}"\n'
           "Ctrl-C stops it.", flush=True)
-    try:
-        return subprocess.call(command)
-    except KeyboardInterrupt:
-        return 0
+    os.execv(command[0], command)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -62,6 +62,17 @@ from stad_utils.stages import compare
 result = compare.run(run_dir, compare.Params.from_cell(globals()))
 display(Markdown(result.report))
 
+# %% [markdown]
+# **Reading the validity checks** (the last lines above). *N ladder(s) may leak the answer in a
+# variant* counts the tasks where a scaffold level, or an isolated question before the last, states
+# the task's final answer although the original question does not: such a variant can be answered by
+# copying rather than reasoning, and would make help look larger than it is. It is a place to look,
+# not proof of a fault: a number can also appear by coincidence (a clock time, a small count). The
+# failure browser at the end of report.html lists those tasks under the filter "a variant may state
+# the answer", and `comparison.json` names the first 20 (`validity.leaking_tasks`). *Non-monotonic*
+# outcomes were solved at some level and failed with more help; a task *solved as asked although a
+# step failed alone* questions the teacher's step answer or the wording of the isolated question.
+
 # %%
 # NBVAL_IGNORE_OUTPUT
 # (the model's answers may differ on another CPU)
