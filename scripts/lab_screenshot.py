@@ -1,6 +1,6 @@
 """A screenshot of a committed notebook as JupyterLab shows it, for the README.
 
-    python scripts/lab_screenshot.py notebooks/06_analyze.ipynb docs/figures/lab_06_analyze.png
+    python scripts/lab_screenshot.py stad_utils/notebooks/06_analyze.ipynb docs/figures/lab_06_analyze.png
 
 Starts JupyterLab on loopback (no browser, no token, this project's environment), opens the
 notebook in Debian's headless chromium through playwright, and saves the window twice: at the
