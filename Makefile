@@ -78,7 +78,7 @@ NOTEBOOKS := stad_utils/notebooks
 notebooks: $(STAMP)
 	$(BIN)/jupytext --sync $(NOTEBOOKS)/text/*.py
 	rm -rf $(NOTEBOOKS)/results
-	cd $(NOTEBOOKS) && for nb in 0*.ipynb; do $(CURDIR)/$(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb \
+	cd $(NOTEBOOKS) && for nb in 0*.ipynb; do $(abspath $(BIN))/jupyter nbconvert --to notebook --execute --inplace $$nb \
 		|| exit 1; done
 	$(BIN)/python scripts/strip_ignored_outputs.py $(NOTEBOOKS)/0[1-4]*.ipynb $(NOTEBOOKS)/08*.ipynb
 	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs $(NOTEBOOKS)/0[5-7]*.ipynb $(NOTEBOOKS)/09*.ipynb

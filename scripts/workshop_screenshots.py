@@ -12,13 +12,11 @@ chromium through playwright; JupyterLab on loopback in a Jupyter home of its own
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
+from lab_screenshot import jupyterlab
 from report_screenshots import shoot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,45 +28,27 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 def lab_figures(out: Path, browser) -> list[Path]:
     """Each figure output of the instructor copy, scrolled into a 1024 × 768 JupyterLab window."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     home = Path(tempfile.mkdtemp(prefix="lab-home-"))
+    environment = {**os.environ, **{f"JUPYTER_{part}_DIR": str(home / part.lower())
+                                    for part in ("CONFIG", "RUNTIME", "DATA")}}
     news = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)  # no "Would you like to get notified about Jupyter news?" over the figures
     (news / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
-    environment = {**os.environ, **{f"JUPYTER_{part}_DIR": str(home / part.lower())
-                                    for part in ("CONFIG", "RUNTIME", "DATA")}}
-    lab = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
-                            "--IdentityProvider.token=", "--ServerApp.ip=127.0.0.1", f"--ServerApp.root_dir={ROOT}"],
-                           env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     shots = []
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
+    with jupyterlab(ROOT, environment) as lab:
         page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
-        page.goto(f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK}?reset")
+        page.goto(f"{lab}/lab/tree/{NOTEBOOK}?reset")
         page.wait_for_selector(".jp-Notebook .jp-OutputArea-output img", timeout=120_000)
         page.keyboard.press("Control+b")  # close the file browser: the notebook gets the window's width
         page.wait_for_timeout(3000)  # let images and fonts settle
         figures = page.locator(".jp-Notebook .jp-OutputArea-output img")
         for index in range(figures.count()):
-            figure = figures.nth(index)
-            figure.scroll_into_view_if_needed()
-            page.evaluate("(image) => image.scrollIntoView({block: 'center'})", figure.element_handle())
+            figures.nth(index).scroll_into_view_if_needed()
+            page.evaluate("(image) => image.scrollIntoView({block: 'center'})", figures.nth(index).element_handle())
             page.wait_for_timeout(500)
             shots.append(out / f"figure_{index + 1}.png")
             page.screenshot(path=str(shots[-1]))
         page.close()
-    finally:
-        lab.terminate()
-        lab.wait(timeout=30)
     return shots
 
 
