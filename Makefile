@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test workshop chromium eee-validator lab check lint notebooks benchmark docs clean
+.PHONY: install demo test workshop workshop-lab workshop-groups slides chromium eee-validator lab check lint \
+	notebooks benchmark docs clean
 
 $(BIN)/pip:
 	$(PYTHON) -m venv $(VENV)
@@ -30,16 +31,31 @@ demo: $(STAMP)
 test: $(STAMP) chromium eee-validator
 	$(BIN)/python -m pytest
 
-# The core alone, from wheels (no compiler, no torch, no model), in a venv of its own: the simulated
-# chain 01→07 of params/workshop.yaml to report.html, as on a workshop laptop.
+# The workshop laptop's install, as docs/workshop.md gives it to participants (no compiler, no make needed there):
+# the core and JupyterLab from wheels (no torch, no llama.cpp), not editable, in a venv of its own. Reinstalled
+# when the package changes. `make workshop` then runs the simulated chain 01→07 of params/workshop.yaml to
+# report.html; `make workshop-lab` opens JupyterLab on the participants' notebook from the same install.
 WORKSHOP_VENV ?= .venv-workshop
-$(WORKSHOP_VENV)/.installed-stamp: pyproject.toml
-	$(PYTHON) -m venv $(WORKSHOP_VENV)
-	$(WORKSHOP_VENV)/bin/pip install --quiet --only-binary :all: -e .
+$(WORKSHOP_VENV)/.installed-stamp: pyproject.toml $(shell find stad_utils -type f -not -path '*/__pycache__/*' \
+		-not -path 'stad_utils/notebooks/results/*')
+	test -x $(WORKSHOP_VENV)/bin/pip || $(PYTHON) -m venv $(WORKSHOP_VENV)
+	$(WORKSHOP_VENV)/bin/pip install --quiet --only-binary :all: '.[workshop]'
 	touch $@
 
 workshop: $(WORKSHOP_VENV)/.installed-stamp
 	$(WORKSHOP_VENV)/bin/python -m stad_utils.pipeline params/workshop.yaml
+
+workshop-lab: $(WORKSHOP_VENV)/.installed-stamp
+	$(WORKSHOP_VENV)/bin/jupyter lab workshop/ $$([ "$$(id -u)" -eq 0 ] && echo --allow-root)
+
+# One notebook per group of workshop/groups.csv (its planted weaknesses injected by papermill), for the lecturer
+# to hand out: workshop/groups/<group>/09_workshop.<group>.ipynb, whose runs write beside it.
+workshop-groups: $(WORKSHOP_VENV)/.installed-stamp
+	$(WORKSHOP_VENV)/bin/python -m stad_utils.workshop groups workshop/groups.csv workshop/groups
+
+# The workshop's slides, offline (reveal.js vendored beside them): open workshop/slides/workshop.slides.html.
+slides: $(STAMP)
+	$(BIN)/python scripts/build_slides.py workshop/slides/workshop.py
 
 # The failure browser's test drives Debian's headless Chromium (playwright downloads no browser here).
 chromium:
@@ -64,20 +80,24 @@ eee-validator: $(EEE_VENV)/.installed-stamp
 
 # JupyterLab on the stage notebooks, with this environment's kernel (as root too: containers often run as root).
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/ $$([ "$$(id -u)" -eq 0 ] && echo --allow-root)
+	$(BIN)/jupyter lab stad_utils/notebooks/ $$([ "$$(id -u)" -eq 0 ] && echo --allow-root)
 
 # Validate every committed params file without running anything.
 check: $(STAMP)
 	for params in params/*.yaml params/paper/*.yaml; do $(BIN)/python -m stad_utils.pipeline $$params --check || exit 1; done
 
 # Regenerate the .ipynb notebooks from their reviewed text form (jupytext percent format) and re-execute them
-# on their default parameters, so that the outputs nbval compares are current (the outputs it ignores are cleared).
+# on their default parameters, so that the outputs nbval compares are current (the outputs it ignores are cleared);
+# then the participants' copy of 09 from its executed instructor copy (outputs cleared, solutions folded).
+NOTEBOOKS := stad_utils/notebooks
 notebooks: $(STAMP)
-	$(BIN)/jupytext --sync notebooks/text/*.py
-	rm -rf results/notebook-defaults results/example
-	cd notebooks && for nb in 0*.ipynb; do ../$(BIN)/jupyter nbconvert --to notebook --execute --inplace $$nb || exit 1; done
-	$(BIN)/python scripts/strip_ignored_outputs.py notebooks/0[1-4]*.ipynb notebooks/08*.ipynb
-	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs notebooks/0[5-7]*.ipynb notebooks/09*.ipynb
+	$(BIN)/jupytext --sync $(NOTEBOOKS)/text/*.py
+	rm -rf $(NOTEBOOKS)/results
+	cd $(NOTEBOOKS) && for nb in 0*.ipynb; do $(abspath $(BIN))/jupyter nbconvert --to notebook --execute --inplace $$nb \
+		|| exit 1; done
+	$(BIN)/python scripts/strip_ignored_outputs.py $(NOTEBOOKS)/0[1-4]*.ipynb $(NOTEBOOKS)/08*.ipynb
+	$(BIN)/python scripts/strip_ignored_outputs.py --keep-outputs $(NOTEBOOKS)/0[5-7]*.ipynb $(NOTEBOOKS)/09*.ipynb
+	$(BIN)/python -m stad_utils.workshop student-copy workshop/09_workshop.ipynb
 
 # The style and type checks CI runs over the package: ruff (with pydocstyle) and mypy, configured in pyproject.toml.
 lint: $(STAMP)
@@ -94,4 +114,5 @@ docs: $(STAMP)
 	$(BIN)/python scripts/check_site.py site
 
 clean:  # keeps the llama.cpp wheel stad_utils.models.embedded.build cached in ~/.cache/stad-workbench (minutes to build)
-	rm -rf $(VENV) $(WORKSHOP_VENV) $(EEE_VENV) results
+	rm -rf $(VENV) $(WORKSHOP_VENV) $(EEE_VENV) results $(NOTEBOOKS)/results workshop/groups \
+		workshop/slides/workshop.slides.html

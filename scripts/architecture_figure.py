@@ -45,9 +45,12 @@ def part_of(module: str) -> str:
 
 
 def modules() -> dict[str, Path]:
-    """Every module of the package by dotted name (a package by its name, without ``__init__``)."""
+    """Every module of the package by dotted name (a package by its name, without ``__init__``); the stage
+    notebooks' jupytext forms under ``stad_utils/notebooks/`` are cells, not modules."""
     found = {}
     for path in PACKAGE.rglob("*.py"):
+        if path.relative_to(PACKAGE).parts[0] == "notebooks":
+            continue
         parts = path.relative_to(ROOT).with_suffix("").parts
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found

@@ -10,8 +10,9 @@ saved example run, and the workshop notebook, all committed executed so that the
 tables and figures) only the widgets go: their state is large and a widget cannot be shown without
 its kernel.
 
-    python scripts/strip_ignored_outputs.py notebooks/0[1-4]*.ipynb notebooks/08*.ipynb
-    python scripts/strip_ignored_outputs.py --keep-outputs notebooks/0[5-7]*.ipynb notebooks/09*.ipynb
+    cd stad_utils/notebooks
+    python ../../scripts/strip_ignored_outputs.py 0[1-4]*.ipynb 08*.ipynb
+    python ../../scripts/strip_ignored_outputs.py --keep-outputs 0[5-7]*.ipynb 09*.ipynb
 """
 
 import sys

@@ -13,10 +13,10 @@ from helpers import CHROMIUM_ARGS, chromium_path  # noqa: E402
 
 
 def pytest_sessionstart(session):
-    # nbval runs the committed notebooks on their default parameters, which write here;
-    # start from nothing so that stale records of an older run cannot leak into the outputs.
-    for run in ("notebook-defaults", "example"):  # 06 and 07 fill "example" from the saved run again
-        shutil.rmtree(ROOT / "results" / run, ignore_errors=True)
+    # nbval runs the committed notebooks on their default parameters, which write into results/ beside them;
+    # start from nothing so that stale records of an older run cannot leak into the outputs
+    # (06 and 07 fill "example" from the saved run again).
+    shutil.rmtree(ROOT / "stad_utils" / "notebooks" / "results", ignore_errors=True)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 

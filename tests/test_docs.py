@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from check_site import outside_resources  # noqa: E402
 
 pytestmark = pytest.mark.docs
-NOTEBOOKS = sorted(path.stem for path in (ROOT / "notebooks").glob("0*.ipynb"))
+NOTEBOOKS = sorted(path.stem for path in (ROOT / "stad_utils" / "notebooks").glob("0*.ipynb"))
 HISTORY = re.compile(r"previous main|this round|issue [0-9]|\.\./shared|worktree", re.I)
 
 

@@ -8,6 +8,11 @@ A params file names the run and gives each stage's notebook parameters::
       01_tasks: {source: gsm8k, data_path: ../../shared/data}
       05_evaluate: {targets: [{kind: embedded, model: smollm2-135m-instruct}]}
 
+Where a relative path points never depends on the working directory of the command: a path written
+in the file resolves against the file's folder (``results_dir``, ``cache``, ``data_path``, …; without
+``results_dir``, runs go to ``results/`` in that folder), and a path typed on the command line
+(``--results-dir``, ``--set``) against the folder it is typed in, as any shell command's argument.
+
 `check_params` validates a file without running anything: the stages, each stage's
 parameters (names and basic types, as the notebook declares them), every endpoint block
 (`EndpointConfig`, which rejects unknown keys such as ``max_token``), the teacher blocks,
@@ -27,7 +32,8 @@ import yaml
 from pydantic import ValidationError
 
 STAGES = ("01_tasks", "02_decompose", "03_scaffold", "04_skills", "05_evaluate", "06_analyze", "07_compare")
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+"""The stage notebooks, shipped inside the package (found from any working directory)."""
 PATH_KEYS = {"data_path", "skill_map_edits", "official_repo", "other_runs"}
 """Parameters (at any depth of a stage block) that hold file or folder paths."""
 OUTPUT_PATH_KEYS = {"export_official"}
@@ -41,8 +47,16 @@ SETTINGS = {"run", "results_dir", "cache", "stages", "anchors", "limit"}
 ``limit`` caps what one invocation may spend (``{calls: N, tokens: N, usd: X}``, `stad_utils.models.RunLimit`)."""
 
 
+DEFAULT_RESULTS_DIR = "results"
+"""Where runs go when a params file names no ``results_dir``: ``results/`` in the file's own folder, as if the
+file said ``results_dir: results``. Like every path of the file it never depends on the working directory."""
+
+
 def load_params(path: Path | str) -> dict:
-    """Read a params file and resolve its relative paths against the file's folder."""
+    """Read a params file and resolve its relative paths against the file's folder.
+
+    A file that names no ``results_dir`` gets `DEFAULT_RESULTS_DIR`.
+    """
     path = Path(path)
     with open(path, encoding="utf-8") as handle:
         params = yaml.safe_load(handle) or {}
@@ -53,7 +67,7 @@ def load_params(path: Path | str) -> dict:
     unknown = set(params.get("stages") or {}) - set(STAGES)
     if unknown:
         raise ValueError(f"{path}: unknown stage(s) {sorted(unknown)}; stages are {list(STAGES)}")
-    return resolve_paths(params, path.resolve().parent)
+    return resolve_paths({"results_dir": DEFAULT_RESULTS_DIR, **params}, path.resolve().parent)
 
 
 def resolve_paths(params: dict, base: Path) -> dict:

@@ -43,7 +43,6 @@ import yaml
 
 from ..models import LIMIT_KINDS, LIMIT_VARIABLE, EndpointUnavailable, MissingExtra, follow
 from ..records import (
-    RESULTS,
     DiskFull,
     RunLocked,
     RunPaths,
@@ -140,7 +139,7 @@ def _run_of(params_path: Path | str, results_dir: Path | str | None, overrides: 
         params.setdefault("stages", {}).setdefault(stage, {}).update(values)
     if limit:
         params["limit"] = {**(params.get("limit") or {}), **limit}
-    results = Path(results_dir or params.get("results_dir") or RESULTS).resolve()
+    results = Path(results_dir or params["results_dir"]).resolve()
     return params, results, results / params["run"]
 
 
@@ -197,7 +196,9 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
     start_manifest(paths.manifest, params, endpoints, chosen)
     timings = read_json_or_rebuild(run_dir / "timings.json", dict)
     secrets = configured_secrets(params)
-    with _limit_for_the_kernel(params), shared_kernel(notebooks_dir) as kernel:
+    # The kernel works in the run folder: every path it is given is absolute, and nothing a stage might write
+    # relative to its working directory can land among the installed notebooks.
+    with _limit_for_the_kernel(params), shared_kernel(run_dir) as kernel:
         for number, stage in enumerate(chosen, start=1):
             notebook = Path(notebooks_dir) / f"{stage}.ipynb"
             output = paths.notebooks / f"{stage}.ipynb"
@@ -205,7 +206,7 @@ def _run_locked(params: dict, params_path: Path | str, run_dir: Path, results: P
             started = time.perf_counter()
             try:
                 with follow(paths.progress):  # what the stage's kernel reports while it runs (`ProgressLog`)
-                    execute_notebook(notebook, output, stage_params[stage], cwd=notebooks_dir, kernel=kernel,
+                    execute_notebook(notebook, output, stage_params[stage], cwd=run_dir, kernel=kernel,
                                      secrets=secrets)
             except pm.PapermillExecutionError as exc:
                 if "no space left" in exc.evalue.lower():  # the stage's own writes (records, figures) hit a full disk
@@ -379,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("params", help="a YAML parameter file, e.g. params/quickstart.yaml")
     parser.add_argument("--stage", action="append", choices=STAGES, help="run only this stage (repeatable)")
     parser.add_argument("--from", dest="start", choices=STAGES, help="run this stage and the ones after it")
-    parser.add_argument("--results-dir", help="where run folders go (default: the params' results_dir or results/)")
+    parser.add_argument("--results-dir",
+                        help="where run folders go (default: the params file's results_dir, else results/ beside it)")
     parser.add_argument("--fresh", action="store_true", help="delete the run folder first (the cache is kept)")
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument("--no-cache", action="store_true", help="bypass the response cache (call every model)")

@@ -5,14 +5,15 @@ bottlenecks and skills — into ``summary.json``, ``report.md`` and ``figures/``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
 from ..analysis import RunSummary, analyze_run, run_funnel, run_truncation_table
-from ..records import Ladder, Outcome, RunPaths, read_records, read_usage, write_atomic
-from ..report import analysis_figures, plot_context, plot_diagnosis, usage_table
-from . import StageParams, StageResult
+from ..records import Ladder, Outcome, RunPaths, open_run, read_records, read_usage, write_atomic
+from ..report import analysis_figures, plot_context, plot_diagnosis, usage_report, usage_table
+from . import StageParams, StageResult, run_paths
 from ._figures import save_figures
 from ._report import markdown_report
 
@@ -42,11 +43,27 @@ class Result(StageResult):
     """Per model, accuracy asked alone by position and by task length (`plot_context`): the context's evidence."""
     usage: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Model calls, cache hits, tokens and seconds per stage, role and model (`stad_utils.report.usage_table`)."""
+    run_dir: Path = Path()
+    """The run folder analysed."""
+
+    def usage_report(self):
+        """`usage` for reading: thousands separators, seconds to a tenth, cost to the cent."""
+        return usage_report(self.usage)
+
+    def browser(self):
+        """The failure browser of the run, as a JupyterLab widget (`stad_utils.report.browser.browser_widget`)."""
+        from ..report.browser import browser_widget
+
+        return browser_widget(self.run_dir)
 
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
-    """Summarise every model of the run, write the summary, the report and the figures."""
-    params = params or Params()
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
+    """Summarise every model of the run, write the summary, the report and the figures.
+
+    A run folder named ``example`` that holds no outcomes is first filled with the saved example run
+    (`stad_utils.records.open_run`).
+    """
+    paths, params = RunPaths(open_run(run_paths(run).root)), params or Params()
     results = read_records(paths.outcomes, Outcome.model_validate)
     ladders = read_records(paths.ladders, Ladder.model_validate, missing_ok=True)
     analysis = analyze_run(results, n_resamples=params.n_resamples, min_support=params.min_support,
@@ -68,4 +85,5 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     for figure in [*diagnosis_figures.values(), *context_figures.values()]:
         plt.close(figure)  # shown where the notebook shows them, not at the end of its cell
     return Result(written=written, summary=summary, report=report, figures=figures,
-                  diagnosis_figures=diagnosis_figures, context_figures=context_figures, usage=usage)
+                  diagnosis_figures=diagnosis_figures, context_figures=context_figures, usage=usage,
+                  run_dir=paths.root)

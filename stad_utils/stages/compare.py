@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..analysis import Comparison, ModelFrames, RunSummary, compare_run, comparison_tables
-from ..records import Ladder, Outcome, RunPaths, read_records, write_atomic
+from ..records import Ladder, Outcome, RunPaths, open_run, read_records, write_atomic
 from ..report import comparison_figures, comparison_report
-from . import StageParams, StageResult
+from . import StageParams, StageResult, run_paths
 from ._figures import save_figures
 from ._report import markdown_report
 
@@ -37,10 +37,26 @@ class Result(StageResult):
     runs: list[Path] = field(default_factory=list)
     """This run and the other runs compared with it."""
 
+    def disagreements(self):
+        """The tasks on which the models disagree (`stad_utils.report.browser.disagreement_table`)."""
+        from ..report.browser import disagreement_table
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
-    """Compare the models of this run (and of ``other_runs`` on the same tasks); write the comparison."""
-    params = params or Params()
+        return disagreement_table(self.runs)
+
+    def browser(self):
+        """The failure browser of every run compared, as a JupyterLab widget."""
+        from ..report.browser import browser_widget
+
+        return browser_widget(self.runs[0], self.runs[1:])
+
+
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
+    """Compare the models of this run (and of ``other_runs`` on the same tasks); write the comparison.
+
+    A run folder named ``example`` that holds no outcomes is first filled with the saved example run
+    (`stad_utils.records.open_run`).
+    """
+    paths, params = RunPaths(open_run(run_paths(run).root)), params or Params()
     runs = [paths.root, *map(Path, params.other_runs)]
     results = [o for run in runs for o in read_records(RunPaths(run).outcomes, Outcome.model_validate)]
     ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
 
 from ..method import decompose, open_judge, open_teacher
 from ..records import Decomposition, RecordFile, RunPaths, Task, read_records, record_usage
-from . import StageParams, StageResult
+from ..report import decomposition_table
+from . import StageParams, StageResult, run_paths
 
 
 class Params(StageParams):
@@ -14,7 +18,7 @@ class Params(StageParams):
 
     teacher: str | dict = "oracle"
     judge: dict = {}
-    cache_path: str = "../results/cache.sqlite"
+    cache_path: str = "results/cache.sqlite"
 
 
 @dataclass
@@ -28,10 +32,17 @@ class Result(StageResult):
         """The decompositions whose last step equals the gold answer."""
         return [d for d in self.decompositions if d.consistent]
 
+    def __str__(self) -> str:
+        return f"{len(self.consistent)} of {len(self.decompositions)} decompositions pass the consistency filter"
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
+    def table(self) -> pd.DataFrame:
+        """One row per decomposition: its steps and whether it passed (`stad_utils.report.decomposition_table`)."""
+        return decomposition_table(self.decompositions)
+
+
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Decompose the tasks not decomposed yet, with the consistency filter, and record the teacher's usage."""
-    params = params or Params()
+    paths, params = run_paths(run), params or Params()
 
     tasks = read_records(paths.tasks, Task.model_validate)
     with open_teacher(params.teacher, cache_path=params.cache_path) as teaching, \

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
-from ..method import evaluate_targets, open_judge, outcomes, usage_by_option
+from ..method import evaluate_targets, k_distribution, open_judge, outcomes, usage_by_option
 from ..models import check_error_budget, open_client
 from ..records import (
     Ladder,
@@ -22,7 +23,7 @@ from ..records import (
     record_usage,
     write_atomic,
 )
-from . import StageParams, StageResult
+from . import StageParams, StageResult, run_paths
 
 
 class Params(StageParams):
@@ -34,7 +35,7 @@ class Params(StageParams):
     policy: str = "full"
     placebo: bool = False
     max_error_share: float = 0.1
-    cache_path: str = "../results/cache.sqlite"
+    cache_path: str = "results/cache.sqlite"
     export_official: str = ""
 
 
@@ -65,13 +66,28 @@ class Result(StageResult):
     cost_by_option: pd.DataFrame = field(default_factory=pd.DataFrame)
     """Model calls per target and option, over every invocation (`stad_utils.method.usage_by_option`)."""
 
+    def __str__(self) -> str:
+        """One line per target (its verdicts and calls), and where the authors' files went if they were asked for."""
+        lines = [str(target) for target in self.targets]
+        if self.official_files:
+            files = dict(self.official_files)
+            lines.append(f"official files: the test script's input {files.pop('')[-1]}; "
+                         + "; ".join(f"{model}: {len(written)} files in {written[0].parent}"
+                                     for model, written in files.items()))
+        return "\n".join(lines)
+
+    def k_distributions(self) -> dict[str, dict[str, int]]:
+        """Per target, how many tasks needed each number of given steps k (`stad_utils.method.k_distribution`)."""
+        return {target.model: k_distribution(o for o in self.outcomes if o.model == target.model)
+                for target in self.targets}
+
     def outcome_table(self) -> pd.DataFrame:
         """One row per outcome: its model, task, sample, number of steps, curve, isolated verdicts and k."""
         return pd.DataFrame([{"model": o.model, "task": o.task_id, "sample": o.sample, "K": o.n_steps,
                               "curve": o.curve, "isolated": o.isolated, "k": o.k} for o in self.outcomes])
 
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Ask every target every question it has not answered yet, judge, derive the outcomes.
 
     Raises `stad_utils.models.ErrorBudgetExceeded` after writing everything when a target's
@@ -80,7 +96,7 @@ def run(paths: RunPaths, params: Params | None = None) -> Result:
     """
     from ..official import export_run
 
-    params = params or Params()
+    paths, params = run_paths(run), params or Params()
     ladders = [ladder for ladder in read_records(paths.ladders, Ladder.model_validate) if ladder.verified]
     skills = read_records(paths.skills, StepSkill.model_validate)
     with ExitStack() as opened:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
 
 from ..method import build_ladders, open_judge, open_teacher
 from ..records import Decomposition, Ladder, RecordFile, RunPaths, read_records, record_usage
-from . import StageParams, StageResult
+from ..report import ladder_table
+from . import StageParams, StageResult, run_paths
 
 
 class Params(StageParams):
@@ -16,7 +20,7 @@ class Params(StageParams):
     judge: dict = {}
     drop_single_step: bool = False
     placebo: bool = False
-    cache_path: str = "../results/cache.sqlite"
+    cache_path: str = "results/cache.sqlite"
 
 
 @dataclass
@@ -30,10 +34,17 @@ class Result(StageResult):
         """The ladders whose every scaffold level the teacher solved."""
         return [ladder for ladder in self.ladders if ladder.verified]
 
+    def __str__(self) -> str:
+        return f"{len(self.verified)} of {len(self.ladders)} ladders pass verification"
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
+    def first_ladder(self) -> pd.DataFrame | None:
+        """The first verified ladder, from the original question down to the last step (None without one)."""
+        return ladder_table(self.verified[0]) if self.verified else None
+
+
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Build and verify the ladders of the consistent decompositions not scaffolded yet."""
-    params = params or Params()
+    paths, params = run_paths(run), params or Params()
 
     consistent = [d for d in read_records(paths.decompositions, Decomposition.model_validate) if d.consistent]
     with open_teacher(params.teacher, cache_path=params.cache_path) as teaching, \

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
 
 from ..records import RecordFile, RunPaths, Task
+from ..report import task_table
 from ..tasks import load_tasks
-from . import StageParams, StageResult
+from . import StageParams, StageResult, run_paths
 
 
 class Params(StageParams):
@@ -33,6 +37,14 @@ class Result(StageResult):
     skipped: list[str] = field(default_factory=list)
     """The bad lines of a local file that ``skip_invalid`` skipped, each naming its file, line and field."""
 
+    def __str__(self) -> str:
+        return "\n".join([*(f"skipped: {problem}" for problem in self.skipped),
+                          f"{len(self.tasks)} tasks in {self.written[0]}"])
+
+    def table(self) -> pd.DataFrame:
+        """One row per task kept (`stad_utils.report.task_table`)."""
+        return task_table(self.tasks)
+
 
 def candidates(params: Params, skipped: list | None = None) -> list[Task]:
     """The tasks ``params`` name, loaded or generated (the bad lines ``skip_invalid`` skips go to ``skipped``)."""
@@ -43,9 +55,10 @@ def candidates(params: Params, skipped: list | None = None) -> list[Task]:
                       skip_invalid=params.skip_invalid, problems=skipped)
 
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
+
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Load or generate the tasks and append the new ones to ``tasks.jsonl`` (a re-run keeps what it holds)."""
-    params = params or Params()
+    paths, params = run_paths(run), params or Params()
 
     skipped: list = []
     tasks = RecordFile(paths.tasks, Task).extend(candidates(params, skipped), compute=lambda todo: todo)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
@@ -17,6 +18,7 @@ from ..analysis import (
     diagnosis_block,
     estimate_composition_penalty,
     flag_weak_skills,
+    p_text,
     power_curve,
     power_table,
     recovery,
@@ -27,7 +29,7 @@ from ..analysis import (
 from ..models import Simulation
 from ..records import RunPaths, write_atomic
 from ..report import plot_power
-from . import StageParams, StageResult
+from . import StageParams, StageResult, run_paths
 from ._figures import save_figures
 
 
@@ -68,10 +70,29 @@ class Result(StageResult):
     """Per finding, the fewest tasks on the power curve that recover it 80% of the time."""
     figure: object = None
 
+    def __str__(self) -> str:
+        """The single run against what was planted: the skills flagged, 06's diagnosis, the penalty estimated."""
+        assert self.chain and self.planted and self.found and self.diagnosis and self.penalty_fit, "a run()'s Result"
+        found, diagnosis, fit = self.found, self.diagnosis, self.penalty_fit
+        return "\n".join([
+            f"{self.chain.target.model}: {len(self.chain.outcomes)} tasks, {self.chain.target.usage.calls} replies "
+            "judged",
+            f"planted: {self.planted.weak_skills()}; flagged: {found.flagged}; "
+            f"precision {found.precision:.2f}, recall {found.recall:.2f}",
+            f"diagnosis: {diagnosis.headline}",
+            f"composition penalty: planted {self.planted.composition_penalty}; estimated {fit.estimate:.3f} "
+            f"(95% interval {fit.low:.3f} to {fit.high:.3f}, from {fit.n} tasks)",
+            f"tasks needed for 80%: {self.tasks_needed}"])
 
-def run(paths: RunPaths, params: Params | None = None) -> Result:
+    def flag_table(self) -> pd.DataFrame:
+        """One row per skill, most suspicious first, with its p-values as the report words them."""
+        return self.flags.round(3).assign(p_value=self.flags["p_value"].map(p_text),
+                                          p_holm=self.flags["p_holm"].map(p_text))
+
+
+def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Plant, run, diagnose, and draw the power curve; write ``validation.json``, ``power.csv`` and ``power.png``."""
-    params = params or Params()
+    paths, params = run_paths(run), params or Params()
     simulation = {"step_accuracy": params.step_accuracy, "composition_penalty": params.composition_penalty,
                   "position_logit_drop": params.position_logit_drop, "length_logit_drop": params.length_logit_drop,
                   "task_logit_sd": params.task_logit_sd, "seed": params.seed}

@@ -1,13 +1,14 @@
-"""Helpers of the workshop notebook (``notebooks/09_workshop.ipynb``): plant a weakness, run, read.
+"""Helpers of the workshop notebook (``09_workshop``): plant a weakness, run, read.
 
 A workshop exercise plants weaknesses in one or more simulated targets (`stad_utils.models._simulated`),
-runs the whole chain on generated tasks — 01 tasks → 02 decompose → 03 scaffold (the oracle
-teacher) → 04 skills (the generator's labels, no embedding model) → 05 evaluate (the judge reads
-every reply) → 06 analyze, and 07 compare when asked — by calling the stages from Python, and
-returns what the notebook shows: each target's diagnosis headline, its evidence figure and, for
-two targets, the accuracy statement of the comparison.
+or asks a real model the lecturer serves for the room, runs the whole chain on generated tasks —
+01 tasks → 02 decompose → 03 scaffold (the oracle teacher) → 04 skills (the generator's labels, no
+embedding model) → 05 evaluate (the judge reads every reply) → 06 analyze, and 07 compare when
+asked — by calling the stages from Python, and returns what the notebook shows: each target's
+diagnosis headline, its evidence figure and, for two targets, the accuracy statement of the comparison.
 
-Nothing here needs an extra: no embedded model, no sentence-transformers, no torch.
+Nothing here needs an extra: no embedded model, no sentence-transformers, no torch (a served model
+is asked over HTTP).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..analysis import (
     percent_text,
     points,
 )
-from ..models import Simulation
+from ..models import EndpointConfig, Simulation, record_name
 from ..records import RunPaths
 
 MARKER = ".workshop-run"
@@ -68,9 +69,28 @@ def simulated_target(name: str, step_accuracy: dict[str, float] | None = None, c
             "simulation": simulation.model_dump(exclude=unplanted)}
 
 
+def served_target(base_url: str, model: str, *, name: str | None = None, max_tokens: int = 256) -> dict:
+    """The endpoint block of a real model on an OpenAI-compatible server (the one the lecturer serves for the room).
+
+    Greedy, one user turn and no system prompt (the paper's protocol); ``max_tokens`` kept short, as the
+    quickstart does for a small model on a CPU (a reply cut off without an answer counts as *no answer*).
+    """
+    block = {"name": name or model, "kind": "openai", "base_url": base_url, "model": model, "max_tokens": max_tokens}
+    EndpointConfig.model_validate(block)  # a misspelt setting fails here, not in the middle of a run
+    return block
+
+
 def _label(target: dict) -> str:
-    name = target.get("name") or target["model"]
-    return name if "simulat" in name.lower() else f"simulated:{name}"
+    """The name the target's records carry (a simulated target's is marked as a simulation)."""
+    config = EndpointConfig.model_validate(target)
+    return record_name(config.label) if config.kind == "simulated" else config.label
+
+
+def _planted(target: dict) -> str:
+    """What was planted in a target, as the front page words it; a real model's weaknesses are what we look for."""
+    if target.get("kind") != "simulated":
+        return "nothing: a real model, whose weaknesses are unknown"
+    return Simulation.model_validate(target["simulation"]).planted()
 
 
 def _fresh(folder: Path) -> None:
@@ -80,7 +100,7 @@ def _fresh(folder: Path) -> None:
             raise FileExistsError(f"{folder} holds files that no workshop run wrote; choose another folder")
         shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / MARKER).write_text("written by stad_utils.workshop.run_simulated; the next run clears this folder\n",
+    (folder / MARKER).write_text("written by stad_utils.workshop.run_exercise; the next run clears this folder\n",
                                  encoding="utf-8")
 
 
@@ -95,7 +115,7 @@ def _quiet():
 
 @dataclass
 class WorkshopRun:
-    """What one exercise's run produced (see `run_simulated`)."""
+    """What one exercise's run produced (see `run_exercise`)."""
 
     folder: Path
     targets: list[dict]
@@ -120,8 +140,7 @@ class WorkshopRun:
         """Per target: what was planted, and the diagnosis headline that 06 and report.html write."""
         rows = []
         for target, model in zip(self.targets, self.models):
-            planted = Simulation.model_validate(target["simulation"]).planted()  # as the front page words it
-            rows.append({"target": model, "tasks": self.n_tasks, "planted": planted,
+            rows.append({"target": model, "tasks": self.n_tasks, "planted": _planted(target),
                          "diagnosis": self.numbers(model).diagnosis.headline})
         return pd.DataFrame(rows)
 
@@ -165,7 +184,7 @@ class WorkshopRun:
         from ..analysis import accuracy_statement
 
         if not self.comparison or not self.comparison.comparisons:
-            raise ValueError("this run compared no targets: run_simulated(..., compare=True) with two targets")
+            raise ValueError("this run compared no targets: run_exercise(..., compare=True) with two targets")
         return accuracy_statement(self.comparison.comparisons[0])
 
     def penalty_fit(self, model: str | None = None) -> PenaltyFit:
@@ -199,15 +218,16 @@ def _interval(entry: Estimate, *, percent: bool) -> str:
     return f"{points(entry.value).replace('+0', '0')} ({points(low)} to {points(high)}, n = {entry.n:g})"
 
 
-def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int = 30, seed: int = 0,
-                  compare: bool = False, n_resamples: int = 1000, n_permutations: int = 1000) -> WorkshopRun:
-    """Run 01 → 06 (and 07 with ``compare``) on generated tasks for simulated targets, into a fresh ``folder``.
+def run_exercise(folder: Path | str, targets: Sequence[dict], *, n_tasks: int = 30, seed: int = 0,
+                 compare: bool = False, n_resamples: int = 1000, n_permutations: int = 1000) -> WorkshopRun:
+    """Run 01 → 06 (and 07 with ``compare``) on generated tasks for the targets, into a fresh ``folder``.
 
     Parameters
     ----------
     folder : the run folder. It is emptied first if an earlier workshop run wrote it; a folder holding
         anything else is refused.
-    targets : endpoint blocks of ``kind: simulated`` (`simulated_target`).
+    targets : simulated targets (`simulated_target`) or models on an OpenAI-compatible server
+        (`served_target`); the embedded model is left out, as it needs an extra a workshop laptop lacks.
     n_tasks, seed : the generated tasks (`TASK_OPTIONS` fixes the rest).
     compare : also run 07_compare (two targets or more).
     n_resamples, n_permutations : 06's and 07's bootstrap resamples, 07's permutations.
@@ -216,8 +236,8 @@ def run_simulated(folder: Path | str, targets: Sequence[dict], *, n_tasks: int =
     from ..stages import compare as compare_stage
 
     targets = [dict(target) for target in targets]
-    if not targets or any(target.get("kind") != "simulated" for target in targets):
-        raise ValueError("the workshop runs simulated targets only (kind: simulated); see simulated_target")
+    if not targets or any(target.get("kind", "openai") not in ("simulated", "openai") for target in targets):
+        raise ValueError("the workshop asks simulated targets (simulated_target) or a served model (served_target)")
     if compare and len(targets) < 2:
         raise ValueError("compare needs two targets")
     folder = Path(folder)

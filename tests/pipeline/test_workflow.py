@@ -30,11 +30,19 @@ def test_relative_paths_resolve_against_the_params_file_not_the_working_director
     (folder / "run.yaml").write_text(yaml.safe_dump({
         "run": "r", "results_dir": "../results",
         "stages": {"01_tasks": {"data_path": "../../data"}, "07_compare": {"other_runs": ["../other"]}}}))
-    monkeypatch.chdir(ROOT / "notebooks")  # where papermill runs the notebooks
+    monkeypatch.chdir(tmp_path / "params")  # anywhere but the params file's folder's parent
     params = load_params(folder / "run.yaml")
     assert params["results_dir"] == str(tmp_path / "params" / "results")
     assert params["stages"]["01_tasks"]["data_path"] == str(tmp_path / "data")
     assert params["stages"]["07_compare"]["other_runs"] == [str(tmp_path / "params" / "other")]
+
+
+def test_a_params_file_without_results_dir_sends_its_runs_beside_itself(tmp_path, monkeypatch):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "run.yaml").write_text(yaml.safe_dump({"run": "r"}))
+    monkeypatch.chdir(tmp_path)
+    assert load_params(folder / "run.yaml")["results_dir"] == str(folder / "results")
 
 
 def test_check_names_a_misspelt_endpoint_key_an_unknown_parameter_and_a_missing_path(tmp_path):

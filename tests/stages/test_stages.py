@@ -36,6 +36,35 @@ def test_a_stage_takes_the_parameters_its_notebook_declares_with_the_same_defaul
     assert {name: field.default for name, field in fields.items()} == declared
 
 
+def notebook_cells(stage: str) -> list:
+    import nbformat
+
+    return nbformat.read(NOTEBOOKS / f"{stage}.ipynb", as_version=4).cells
+
+
+@pytest.mark.parametrize("notebook", sorted(path.stem for path in NOTEBOOKS.glob("*.ipynb")))
+def test_every_notebook_has_one_parameters_cell(notebook):
+    tagged = [cell for cell in notebook_cells(notebook) if "parameters" in cell.metadata.get("tags", [])]
+    assert len(tagged) == 1 and tagged[0].cell_type == "code"
+
+
+@pytest.mark.parametrize("stage", MODULES)
+def test_a_stage_notebook_is_one_import_one_run_and_displays(stage):
+    """Each parameter is written once, in the parameters cell: the run call takes them all with ``from_cell``."""
+    code = "\n".join(cell.source for cell in notebook_cells(stage)
+                     if cell.cell_type == "code" and "parameters" not in cell.metadata.get("tags", []))
+    module = STAGE_MODULES[stage]
+    assert re.findall(r"^from stad_utils\S* import .*$", code, re.M) == [f"from stad_utils.stages import {module}"]
+    assert code.count(f"{module}.run(run_dir, {module}.Params.from_cell(globals()))") == 1
+    assert "Params(" not in code.replace("Params.from_cell(", "")
+
+
+def test_params_from_a_cell_take_the_values_injected_and_keep_the_other_defaults():
+    injected = {"n_tasks": 12, "seed": 3, "run_dir": "elsewhere", "unrelated": object()}
+    params = tasks.Params.from_cell(injected)
+    assert (params.n_tasks, params.seed, params.source) == (12, 3, "generated")
+
+
 WRITES = re.compile(r"\.write_text\(|\.write_bytes\(|\.to_csv\(|\.to_parquet\(|\.savefig\(|\bopen\([^)]*['\"][wa]|"
                     r"\.unlink\(|\.mkdir\(|json\.dump\(|shutil\.")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stad_utils.workshop import MARKER, how_often_found, matching_penalty, run_simulated, simulated_target
+from stad_utils.workshop import MARKER, how_often_found, matching_penalty, run_exercise, served_target, simulated_target
 
 WEAK = {"subtraction": 0.4, "default": 0.95}
 
@@ -20,7 +20,7 @@ def test_a_simulated_target_is_an_endpoint_block_of_kind_simulated():
 def test_a_run_reads_back_the_diagnosis_of_each_target(tmp_path):
     targets = [simulated_target("skill-weak", {"subtraction": 0.0, "default": 1.0}),
                simulated_target("perfect", {"default": 1.0})]
-    run = run_simulated(tmp_path / "run", targets, n_tasks=40, compare=True, n_resamples=100, n_permutations=50)
+    run = run_exercise(tmp_path / "run", targets, n_tasks=40, compare=True, n_resamples=100, n_permutations=50)
     assert run.models == ["simulated:skill-weak", "simulated:perfect"]
     assert set(run.summary.models) == set(run.models)
     headlines = run.headlines()
@@ -44,22 +44,22 @@ def test_a_run_reads_back_the_diagnosis_of_each_target(tmp_path):
 def test_a_second_run_clears_its_own_folder_but_never_a_foreign_one(tmp_path):
     folder = tmp_path / "run"
     target = [simulated_target("t", WEAK)]
-    run_simulated(folder, target, n_tasks=6, n_resamples=50)
-    run = run_simulated(folder, target, n_tasks=4, n_resamples=50)  # fewer tasks: nothing of the first run kept
+    run_exercise(folder, target, n_tasks=6, n_resamples=50)
+    run = run_exercise(folder, target, n_tasks=4, n_resamples=50)  # fewer tasks: nothing of the first run kept
     assert run.numbers().n_tasks == 4
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("keep")
     with pytest.raises(FileExistsError):
-        run_simulated(foreign, target, n_tasks=4)
+        run_exercise(foreign, target, n_tasks=4)
     assert (foreign / "notes.txt").read_text() == "keep"
 
 
-def test_a_run_refuses_a_target_that_is_not_simulated(tmp_path):
-    with pytest.raises(ValueError, match="simulated"):
-        run_simulated(tmp_path / "run", [{"kind": "embedded", "model": "smollm2-135m-instruct"}])
+def test_a_run_refuses_a_target_a_workshop_laptop_cannot_ask(tmp_path):
+    with pytest.raises(ValueError, match="served_target"):
+        run_exercise(tmp_path / "run", [{"kind": "embedded", "model": "smollm2-135m-instruct"}])
     with pytest.raises(ValueError, match="two targets"):
-        run_simulated(tmp_path / "run", [simulated_target("one")], compare=True)
+        run_exercise(tmp_path / "run", [simulated_target("one")], compare=True)
 
 
 def test_the_matching_penalty_equalises_the_expected_accuracy_as_asked():
@@ -82,3 +82,15 @@ def test_how_often_found_counts_the_runs_that_named_the_planted_skill():
                                    "named a skill wrongly"]
     assert table["tasks"].tolist() == [10, 40] and table["runs"].tolist() == [2, 2]
     assert table.iloc[-1]["named multiplication"] == 1.0  # never right alone among perfect steps: always found
+
+
+def test_a_model_served_for_the_room_runs_the_same_chain(tmp_path):
+    """Exercise 5: an OpenAI-compatible server as the target; nothing was planted, and the headline says so."""
+    from scripted_server import ScriptedServer
+
+    with ScriptedServer(lambda messages: "Answer: 1") as server:
+        target = served_target(server.base_url, "scripted", name="room model")
+        run = run_exercise(tmp_path / "room", [target], n_tasks=6, n_resamples=50)
+    assert run.models == ["room model"]
+    assert run.headlines()["planted"].tolist() == ["nothing: a real model, whose weaknesses are unknown"]
+    assert run.numbers().n_tasks == 6 and run.scores_and_gaps()["target"].tolist() == ["room model"]
