@@ -72,6 +72,7 @@ from ._schema import (
     json_schema,
 )
 from ._stats import (
+    holm,
     minimal_detectable_difference,
     paired_bootstrap,
     paired_difference_interval,
@@ -128,7 +129,7 @@ __all__ = [
     "SCHEMAS", "SCHEMA_VERSION", "UNRESOLVED", "Undetermined", "accuracy_scaffolded", "accuracy_statement",
     "answer_frame", "bottleneck_attribution", "compare_pair", "compare_run", "composition_comparison",
     "composition_gap", "diagnose", "diagnosis_block", "difference_words", "estimate_composition_penalty",
-    "flag_weak_skills", "funnel_words", "help_from_content", "isolated_steps", "json_schema",
+    "flag_weak_skills", "funnel_words", "help_from_content", "holm", "isolated_steps", "json_schema",
     "k_shares", "k_stability", "minimal_detectable_difference", "outcome_frame", "p_text", "p_words",
     "pair_composition_gaps", "paired_bootstrap", "paired_difference_interval", "paired_levels", "paired_test",
     "percent_text", "points", "policy_of", "possible_leakage", "power_curve", "power_table", "profile_matrices",

@@ -36,6 +36,7 @@ from ..analysis import (
     percent_text,
     points,
 )
+from ..definitions import ALPHA
 from ..models import EndpointConfig, Simulation, record_name
 from ..records import RunPaths
 
@@ -158,6 +159,33 @@ class WorkshopRun:
         return pd.DataFrame(rows, columns=["skill", "n alone", "right alone", "other skills", "Holm-adjusted p",
                                            "named weak"])
 
+    def two_readings(self, model: str | None = None, *, alpha: float = ALPHA) -> pd.DataFrame:
+        """Each tested skill read two ways: against every other step pooled, and against its neighbours.
+
+        The **pooled** reading is the rule the report used before it compared like with like: one-sided
+        Fisher of a skill's steps asked alone against all other steps, Holm over the skills. It cannot
+        tell a weak skill from a skill that stands where every skill does worse (late in a task, in
+        long tasks). The **like-with-like** reading is the diagnosis' own (``summary.json``): the
+        skill against the other steps at the same position of tasks of the same length.
+        """
+        from ..analysis import holm, isolated_steps, weak_skill_tests
+        from ..records import Outcome, read_records
+
+        model = model or self.models[0]
+        outcomes = [o for o in read_records(RunPaths(self.folder).outcomes, Outcome.model_validate) if o.model == model]
+        pooled = weak_skill_tests(isolated_steps(outcomes), shuffles=1).set_index("skill")  # its pooled columns alone
+        pooled["p_holm"] = holm(pooled["crude_p"].tolist())
+        rows = []
+        for entry in self.numbers(model).diagnosis.tested_skills:
+            crude = pooled.loc[entry.skill]
+            neighbours = entry.neighbours_accuracy
+            rows.append({"skill": entry.skill, "right alone": percent_text(entry.isolated_accuracy.value),
+                         "all other steps": percent_text(crude["rest_accuracy"]),
+                         "pooled: named weak": bool(crude["p_holm"] < alpha and crude["crude_effect"] > 0),
+                         "its neighbours": percent_text(neighbours.value) if neighbours else "none",
+                         "like with like": entry.standing or ("weak" if entry.weak else "not weak")})
+        return pd.DataFrame(rows)
+
     def untested(self, model: str | None = None) -> dict[str, int]:
         """Skills of the run's steps that the diagnosis did not test, with their number of steps."""
         numbers = self.numbers(model)
@@ -203,6 +231,21 @@ class WorkshopRun:
 
         model = model or self.models[0]
         return plot_diagnosis(self.numbers(model), model)
+
+    def context_evidence(self, model: str | None = None):
+        """Accuracy asked alone by step position and by task length, with intervals (`plot_context`): the
+        evidence of a sentence about a harder context."""
+        from ..report import plot_context
+
+        model = model or self.models[0]
+        return plot_context(self.numbers(model), model)
+
+    def side_by_side(self):
+        """Every target in a column of its own (`plot_same_score_different_breaks`): accuracy as asked, then
+        where each one breaks, with 07's accuracy statement when the run compared them."""
+        from ..report import plot_same_score_different_breaks
+
+        return plot_same_score_different_breaks(self.summary, self.models, comparison=self.comparison)
 
 
 def headlines_markdown(*runs: WorkshopRun) -> str:
