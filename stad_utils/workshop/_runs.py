@@ -146,17 +146,18 @@ class WorkshopRun:
         return pd.DataFrame(rows)
 
     def tested_skills(self, model: str | None = None) -> pd.DataFrame:
-        """The skills the diagnosis tested for one model: accuracy alone against the other skills, Holm-adjusted p.
+        """The skills the diagnosis tested for one model: accuracy alone against its neighbours (the other
+        steps at the same positions in tasks of the same length), Holm-adjusted p.
 
         A skill with fewer answered isolated questions than the analysis' ``min_support`` is not
         tested; ``untested`` lists the skills of the run's steps that were left out.
         """
         rows = [{"skill": entry.skill, "n alone": entry.isolated_accuracy.n,
                  "right alone": percent_text(entry.isolated_accuracy.value),
-                 "other skills": percent_text(entry.others_accuracy.value),
+                 "its neighbours": percent_text((entry.neighbours_accuracy or entry.others_accuracy).value),
                  "Holm-adjusted p": p_text(entry.p_adjusted), "named weak": entry.weak}
                 for entry in self.numbers(model).diagnosis.tested_skills]
-        return pd.DataFrame(rows, columns=["skill", "n alone", "right alone", "other skills", "Holm-adjusted p",
+        return pd.DataFrame(rows, columns=["skill", "n alone", "right alone", "its neighbours", "Holm-adjusted p",
                                            "named weak"])
 
     def two_readings(self, model: str | None = None, *, alpha: float = ALPHA) -> pd.DataFrame:
