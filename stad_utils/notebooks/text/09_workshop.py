@@ -452,8 +452,8 @@ if room_url:
 # In the generated tasks some skills always stand late: 'minutes between two clock times', for one, is
 # always the third step of a time task. Two readings of the same answers:
 #
-# * **pooled**: each skill's steps alone against *all* other steps (the rule before this workbench
-#   compared like with like: Fisher's exact test, Holm over the skills);
+# * **pooled**: each skill's steps alone against *all* other steps (Fisher's exact test, Holm over the
+#   skills), as a reader who tallies a skill against everything else would;
 # * **like with like**: each skill against the other steps **at the same position of tasks of the same
 #   length** (what 06 and report.html say), and a test of its own for a harder place.
 #
