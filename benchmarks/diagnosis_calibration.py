@@ -1,6 +1,6 @@
 """Does the diagnosis claim what was planted, and nothing else? A calibration battery on the full GSM8K test set.
 
-    python benchmarks/diagnosis_calibration.py             # every table of docs/diagnosis.md (WALL_TIME)
+    python benchmarks/diagnosis_calibration.py             # every table of docs/diagnosis.md (about 75 minutes)
     python benchmarks/diagnosis_calibration.py --quick     # the same tables from few runs (a few minutes), coarse
     python benchmarks/diagnosis_calibration.py --parts context --kinds none "position 0.5"   # a part, two kinds
 
@@ -714,7 +714,7 @@ def progress(started: float, what: str) -> None:
 
 
 QUICK = {"full_runs": 10, "sample_runs": 20, "control_runs": 20, "context_runs": 10, "quickstart_runs": 10}
-FULL = {"full_runs": 100, "sample_runs": 200, "control_runs": 200, "context_runs": 50, "quickstart_runs": 50}
+FULL = {"full_runs": 100, "sample_runs": 200, "control_runs": 40, "context_runs": 40, "quickstart_runs": 50}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -161,7 +161,8 @@ def context_sentences(diagnosis: Diagnosis) -> list[str]:
         if test.claimed:
             claim, unit = CONTEXT_WORDS[test.context]
             within = "skill and task length" if test.context == "position" else "skill and position"
-            sentences.append(f"{claim} (accuracy asked alone falls by {-100 * (test.slope or 0):.0f} points {unit}, "
+            fall = round(-100 * (test.slope or 0))
+            sentences.append(f"{claim} (accuracy asked alone falls by {fall} point{'' if fall == 1 else 's'} {unit}, "
                              f"within {within}; Holm-adjusted {p_words(test.p_adjusted)}).")
     for skill in diagnosis.inseparable:
         sentences.append(f"'{skill}' is answered wrong more often than the other steps, but its steps seldom stand "
