@@ -235,7 +235,8 @@ class WorkshopRun:
 
     def context_evidence(self, model: str | None = None):
         """Accuracy asked alone by step position and by task length, with intervals (`plot_context`): the
-        evidence of a sentence about a harder context."""
+        evidence of a sentence about a harder context.
+        """
         from ..report import plot_context
 
         model = model or self.models[0]
@@ -243,7 +244,8 @@ class WorkshopRun:
 
     def side_by_side(self):
         """Every target in a column of its own (`plot_same_score_different_breaks`): accuracy as asked, then
-        where each one breaks, with 07's accuracy statement when the run compared them."""
+        where each one breaks, with 07's accuracy statement when the run compared them.
+        """
         from ..report import plot_same_score_different_breaks
 
         return plot_same_score_different_breaks(self.summary, self.models, comparison=self.comparison)
