@@ -58,15 +58,16 @@
 #   **not** which skill is missing
 
 # %% [markdown] slideshow={"slide_type": "slide"}
-# ## Three tests, one family
+# ## Three kinds of test, one family
 #
 # * **weak skill**: a skill's steps asked alone, right less often than the other steps
 #   at the same position in tasks of the same length (its neighbours)
-# * **harder place**: steps later in a task, or in longer tasks, right less often
-#   whatever their skill
+# * **harder place** (a *context claim* in the report): steps later in a task, or in
+#   longer tasks, right less often whatever their skill
 # * **failure to chain**: whole tasks solved less often than all their steps alone:
 #   the **composition gap**, negative when it fails (McNemar's exact test)
-# * Holm's correction over every test: a model without weakness gets any claim
+# * Holm's correction over every test (one per skill tested, two for places, one for
+#   chaining): a model without weakness gets any claim
 #   with chance at most 5%
 #
 # **Not detected is not absent.**
@@ -80,7 +81,8 @@
 # 4. **Read** the headline, the figure, the table
 # 5. Open the folded **solution**; compare with your prediction
 #
-# Roles: **driver** (types), **reader** (reads results aloud), **skeptic** (asks "how sure?")
+# Roles: **driver** (types), **reader** (reads results aloud), **skeptic** (asks "how sure?"),
+# **scribe** (fills the worksheet)
 
 # %% [markdown] slideshow={"slide_type": "slide"}
 # ## Exercise 1 · A missing skill
@@ -115,7 +117,7 @@
 # * no skill named weak
 # * 30 tasks: gap −17 points (−33 to −1), **not claimed**: Holm over 11 tests
 # * 200 tasks: gap −30 points (−36 to −24), **claimed**
-# * gap ≠ penalty: expected gap ≈ −35 points for a penalty of 0.3
+# * gap ≠ penalty: expected gap ≈ −35 points for a penalty of 0.3; the −30 seen is within its interval
 # * report.html claims it at 30 tasks: penalty 0.36 and luckier draws
 
 # %% [markdown] slideshow={"slide_type": "slide"}
@@ -131,7 +133,7 @@
 # %% [markdown] slideshow={"slide_type": "subslide"}
 # ## Exercise 3 · What we saw
 #
-# * accuracy as asked: 59% and 60%, difference +0 points, p = 1.000
+# * accuracy as asked: 59% and 60%, McNemar p = 1.000
 # * weak skill: 'multiplication' named, gap 0 points
 # * weak chaining: no skill named, gap −26 points, claimed
 # * the same score, two different repairs
