@@ -42,7 +42,7 @@ class MissingExtra(ImportError):
     def __init__(self, extra: str, module: str, needed_for: str, alternative: str = ""):
         self.extra, self.module = extra, module
         super().__init__(f"{needed_for} needs the '{extra}' extra ({module} is not installed). Install it with: "
-                         f"{INSTALL_HINTS[extra]}" + (f". Or {alternative}." if alternative else ""))
+                         f"{INSTALL_HINTS[extra]}." + (f" Or {alternative}." if alternative else ""))
 
 
 def require(extra: str, modules: tuple[str, ...], needed_for: str, alternative: str = "") -> None:

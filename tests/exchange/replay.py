@@ -89,14 +89,26 @@ def entry_point_shim(folder: Path) -> Path:
     return folder
 
 
+def installed_from_this_checkout() -> bool:
+    """Whether the environment's installed ``stad_utils`` (an editable install) is this checkout's, as a process
+    started outside the checkout imports it (pytest puts the checkout on this process' path either way)."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    where = subprocess.run([sys.executable, "-c", "import stad_utils; print(stad_utils.__file__)"], env=environment,
+                           cwd=Path(os.sep), capture_output=True, text=True, timeout=120).stdout.strip()
+    return bool(where) and Path(where).resolve().is_relative_to(ROOT.resolve())
+
+
 def inspect_eval(run_dir: Path, models: list[str], log_dir: Path, base_url: str, shim: Path, *task_args: str
                  ) -> subprocess.CompletedProcess:
     """``inspect eval stad_utils/stad_ladders`` on ``run_dir`` for the served ``models``, retries set explicitly.
 
     Four connections per model: the scripted server's listening queue drops what Inspect's default ten per
     model would open at once."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shim), str(ROOT)]),
-                   "SCRIPTED_BASE_URL": base_url, "SCRIPTED_API_KEY": "placeholder-key"}
+    environment = {**os.environ, "SCRIPTED_BASE_URL": base_url, "SCRIPTED_API_KEY": "placeholder-key"}
+    if not installed_from_this_checkout():
+        # this checkout's code, and its entry point, before the other checkout's. Not otherwise: the checkout's
+        # own stad_utils.egg-info ahead of site-packages hides the installed task from Inspect's registry
+        environment["PYTHONPATH"] = os.pathsep.join([str(shim), str(ROOT)])
     command = [INSPECT, "eval", "stad_utils/stad_ladders", "-T", f"run={run_dir}", "-T", "max_tokens=256", *task_args,
                "--model", ",".join(f"openai-api/scripted/{model}" for model in models),
                "--max-retries", "0", "-M", "max_retries=0", "--max-connections", "4", "--temperature", "0",

@@ -35,7 +35,7 @@ def test_the_student_copy_shows_no_result_and_folds_every_solution():
     code = [cell for cell in student.cells if cell.cell_type == "code"]
     assert code and all(not cell.outputs and cell.execution_count is None for cell in code)
     solutions = [cell for cell in student.cells if SOLUTION in cell.metadata.get("tags", [])]
-    assert len(solutions) == 5  # one per exercise
+    assert len(solutions) == 6  # one per exercise
     assert all(cell.metadata["jupyter"]["source_hidden"] for cell in solutions)
     assert all(cell.source.startswith("**Solution**") for cell in solutions)  # what a folded cell still shows
     assert not [cell for cell in student.cells if cell.metadata.get("jupyter") and cell not in solutions]
