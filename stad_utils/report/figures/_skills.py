@@ -7,7 +7,6 @@ import pandas as pd
 
 from ._style import SMALL, WIDTH, _finish, projected, readable
 
-
 BAR = 0.42
 """Inches a bar: room for a name wrapped in two lines of small text, and 30 skills (`skill_summary`'s default) on
 one screen."""
