@@ -55,7 +55,6 @@ def candidates(params: Params, skipped: list | None = None) -> list[Task]:
                       skip_invalid=params.skip_invalid, problems=skipped)
 
 
-
 def run(run: RunPaths | Path | str, params: Params | None = None) -> Result:
     """Load or generate the tasks and append the new ones to ``tasks.jsonl`` (a re-run keeps what it holds)."""
     paths, params = run_paths(run), params or Params()

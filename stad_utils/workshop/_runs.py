@@ -170,11 +170,10 @@ class WorkshopRun:
         skill against the other steps at the same position of tasks of the same length.
         """
         from ..analysis import holm, isolated_steps, weak_skill_tests
-        from ..records import Outcome, read_records
 
         model = model or self.models[0]
-        outcomes = [o for o in read_records(RunPaths(self.folder).outcomes, Outcome.model_validate) if o.model == model]
-        pooled = weak_skill_tests(isolated_steps(outcomes), shuffles=1).set_index("skill")  # its pooled columns alone
+        # one shuffle: only the pooled columns (crude_p, rest_accuracy, crude_effect) are read here
+        pooled = weak_skill_tests(isolated_steps(self._outcomes(model)), shuffles=1).set_index("skill")
         pooled["p_holm"] = holm(pooled["crude_p"].tolist())
         rows = []
         for entry in self.numbers(model).diagnosis.tested_skills:
@@ -220,11 +219,13 @@ class WorkshopRun:
         """The composition penalty estimated from one model's outcomes (`estimate_composition_penalty`), to set beside
         the planted one, with its 95% likelihood-ratio interval and the tasks behind it.
         """
+        return estimate_composition_penalty(self._outcomes(model or self.models[0]))
+
+    def _outcomes(self, model: str) -> list:
+        """One model's outcomes of this run (``outcomes.jsonl``)."""
         from ..records import Outcome, read_records
 
-        model = model or self.models[0]
-        outcomes = [o for o in read_records(RunPaths(self.folder).outcomes, Outcome.model_validate) if o.model == model]
-        return estimate_composition_penalty(outcomes)
+        return [o for o in read_records(RunPaths(self.folder).outcomes, Outcome.model_validate) if o.model == model]
 
     def evidence(self, model: str | None = None):
         """The front-page evidence figure of one model's diagnosis (`stad_utils.report.figures.plot_diagnosis`)."""

@@ -149,7 +149,7 @@ Markdown(headlines_markdown(*missing.values()))
 
 # %% [markdown]
 # Then what each headline rests on: every skill the diagnosis **tested**, asked alone (●, with
-# its 95% interval and n) against the steps of the other skills (○); red = named weak. A skill
+# its 95% interval and n) against the other steps at its places (○); red = named weak. A skill
 # with fewer than 5 answered isolated questions is not tested, and so is not drawn.
 
 # %%
